@@ -1,0 +1,1 @@
+"""preferans-dd: exact double-dummy analysis for Preferans."""
