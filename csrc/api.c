@@ -1,0 +1,324 @@
+/*
+ * api.c - the public functions: solver contexts, validation of everything that
+ * crosses the boundary, and the calls built on the search.
+ */
+#include <stdlib.h>
+#include "prefdd.h"
+#include "search.h"
+
+#define DEFAULT_TABLE_BYTES (16u << 20)
+#define MIN_TABLE_BYTES (64u << 10)
+
+pdd_solver *pdd_new(size_t table_bytes)
+{
+    if (table_bytes == 0)
+        table_bytes = DEFAULT_TABLE_BYTES;
+    if (table_bytes < MIN_TABLE_BYTES)
+        table_bytes = MIN_TABLE_BYTES;
+    pdd_solver *S = calloc(1, sizeof *S);
+    if (!S)
+        return NULL;
+    if (tt_init(&S->table, table_bytes) != 0) {
+        free(S);
+        return NULL;
+    }
+    S->options = PDD_OPT_ALL;
+    atomic_init(&S->stop_requested, 0);
+    return S;
+}
+
+void pdd_free(pdd_solver *S)
+{
+    if (!S)
+        return;
+    tt_free(&S->table);
+    free(S);
+}
+
+int pdd_set_options(pdd_solver *S, int flags)
+{
+    if (!S)
+        return PDD_ERR_NULL;
+    int previous = S->options;
+    S->options = flags & PDD_OPT_ALL;
+    tt_clear(&S->table);
+    return previous;
+}
+
+void pdd_clear(pdd_solver *S)
+{
+    if (S)
+        tt_clear(&S->table);
+}
+
+void pdd_request_stop(pdd_solver *S)
+{
+    if (S)
+        atomic_store(&S->stop_requested, 1);
+}
+
+void pdd_clear_stop(pdd_solver *S)
+{
+    if (S)
+        atomic_store(&S->stop_requested, 0);
+}
+
+void pdd_get_stats(const pdd_solver *S, pdd_stats *stats)
+{
+    if (S && stats)
+        *stats = S->stats;
+}
+
+void pdd_reset_stats(pdd_solver *S)
+{
+    if (S)
+        S->stats = (pdd_stats){0};
+}
+
+size_t pdd_table_bytes(const pdd_solver *S)
+{
+    return S ? tt_bytes(&S->table) : 0;
+}
+
+static int valid_card(int32_t card) { return card >= 0 && card < 32; }
+
+/* Each card on the current trick must have been a legal play: following suit
+ * when possible, else trumping when possible. The player's hand now lacks the
+ * card, and it lacked the suit then exactly when it lacks it now. */
+static int check_trick_cards(const pdd_position *p)
+{
+    int lead_suit = p->talon_count > 0 ? CARD_SUIT(p->talon[0])
+                                       : (p->trick_count > 0 ? CARD_SUIT(p->trick[0]) : -1);
+    int first_follower = p->talon_count > 0 ? 0 : 1;
+    for (int i = first_follower; i < p->trick_count; i++) {
+        int seat = (p->leader + i) % 3;
+        int suit = CARD_SUIT(p->trick[i]);
+        uint32_t hand = p->hands[seat];
+        if (suit == lead_suit)
+            continue;
+        if (hand & SUIT_MASK(lead_suit))
+            return PDD_ERR_ILLEGAL_CARD;
+        if (p->trump != PDD_NO_TRUMP && suit != p->trump && (hand & SUIT_MASK(p->trump)))
+            return PDD_ERR_ILLEGAL_CARD;
+    }
+    return PDD_OK;
+}
+
+static int check_cards(const pdd_position *p)
+{
+    uint32_t seen = 0;
+    for (int s = 0; s < 3; s++) {
+        if (seen & p->hands[s])
+            return PDD_ERR_DUPLICATE;
+        seen |= p->hands[s];
+    }
+    for (int i = 0; i < p->trick_count; i++) {
+        if (!valid_card(p->trick[i]))
+            return PDD_ERR_TRICK;
+        if (seen & (1u << p->trick[i]))
+            return PDD_ERR_DUPLICATE;
+        seen |= 1u << p->trick[i];
+    }
+    for (int i = 0; i < p->talon_count; i++) {
+        if (!valid_card(p->talon[i]))
+            return PDD_ERR_TALON;
+        if (seen & (1u << p->talon[i]))
+            return PDD_ERR_DUPLICATE;
+        seen |= 1u << p->talon[i];
+    }
+    return PDD_OK;
+}
+
+/* Seats that already played to the current trick hold one card fewer. */
+static int check_sizes(const pdd_position *p)
+{
+    int tricks_left = __builtin_popcount(p->hands[p->leader]) + (p->trick_count > 0);
+    if (tricks_left == 0)
+        return PDD_ERR_NO_CARDS;
+    if (tricks_left > 10)
+        return PDD_ERR_HAND_SIZE;
+    for (int i = 0; i < 3; i++) {
+        int seat = (p->leader + i) % 3;
+        int expected = tricks_left - (i < p->trick_count);
+        if (__builtin_popcount(p->hands[seat]) != expected)
+            return PDD_ERR_HAND_SIZE;
+    }
+    if (p->tricks_taken < 0 || p->tricks_taken + tricks_left > 10)
+        return PDD_ERR_TRICKS_TAKEN;
+    if (p->talon_count > tricks_left)
+        return PDD_ERR_TALON;
+    return PDD_OK;
+}
+
+int pdd_validate(const pdd_position *p)
+{
+    if (!p)
+        return PDD_ERR_NULL;
+    if (p->leader < 0 || p->leader > 2 || p->declarer < 0 || p->declarer > 2)
+        return PDD_ERR_SEAT;
+    if (p->trump < 0 || p->trump > PDD_NO_TRUMP)
+        return PDD_ERR_TRUMP;
+    if (p->objective != PDD_TRICKS && p->objective != PDD_MISERE)
+        return PDD_ERR_OBJECTIVE;
+    if (p->trick_count < 0 || p->trick_count > 2)
+        return PDD_ERR_TRICK;
+    if (p->talon_count < 0 || p->talon_count > 2 || (p->four_players != 0 && p->four_players != 1))
+        return PDD_ERR_TALON;
+    /* Talon tricks belong to all-pass: no trump, and first hand plays first. */
+    if (p->talon_count > 0 && (p->leader != 0 || p->trump != PDD_NO_TRUMP))
+        return PDD_ERR_TALON;
+    int err = check_cards(p);
+    if (err == PDD_OK) err = check_sizes(p);
+    if (err == PDD_OK) err = check_trick_cards(p);
+    return err;
+}
+
+/* Validate and set up a search. */
+static int begin(pdd_solver *S, const pdd_position *p, board *b)
+{
+    if (!S)
+        return PDD_ERR_NULL;
+    int err = pdd_validate(p);
+    if (err != PDD_OK)
+        return err;
+    rules_init(&S->rules, p);
+    board_from_position(b, p, &S->rules);
+    S->stopped = 0;
+    tt_new_generation(&S->table);
+    return PDD_OK;
+}
+
+int pdd_solve(pdd_solver *S, const pdd_position *p, int *value)
+{
+    board b;
+    if (!value)
+        return PDD_ERR_NULL;
+    int err = begin(S, p, &b);
+    if (err != PDD_OK)
+        return err;
+    int v = search_value(S, &b);
+    if (S->stopped)
+        return PDD_ERR_STOPPED;
+    *value = v;
+    return PDD_OK;
+}
+
+int pdd_probe(pdd_solver *S, const pdd_position *p, int target, int *result)
+{
+    board b;
+    if (!result)
+        return PDD_ERR_NULL;
+    int err = begin(S, p, &b);
+    if (err != PDD_OK)
+        return err;
+    if (target < 0 || target > 10)
+        return PDD_ERR_TARGET;
+    S->stats.probes++;
+    int reached = search_probe(S, &b, target);
+    if (S->stopped)
+        return PDD_ERR_STOPPED;
+    *result = reached;
+    return PDD_OK;
+}
+
+int pdd_legal_moves(const pdd_position *p, uint32_t *legal)
+{
+    if (!legal)
+        return PDD_ERR_NULL;
+    int err = pdd_validate(p);
+    if (err != PDD_OK)
+        return err;
+    rules r;
+    board b;
+    rules_init(&r, p);
+    board_from_position(&b, p, &r);
+    *legal = legal_moves(&b, &r);
+    return PDD_OK;
+}
+
+/* Values of each legal card, one search per run of equivalent cards. */
+static int card_values(pdd_solver *S, const board *b, int values[32], uint32_t *legal)
+{
+    int seat = seat_to_move(b);
+    uint32_t moves = legal_moves(b, &S->rules);
+    uint32_t todo = moves;
+    for (int c = 0; c < 32; c++)
+        values[c] = -1;
+    while (todo) {
+        int card = lowest_card(todo);
+        uint32_t same = equivalence_class(b, seat, card) & moves;
+        board child = *b;
+        play_card(&child, &S->rules, card);
+        int v = search_value(S, &child);
+        if (S->stopped)
+            return PDD_ERR_STOPPED;
+        for (uint32_t m = same; m; m &= m - 1)
+            values[lowest_card(m)] = v;
+        todo &= ~same;
+    }
+    *legal = moves;
+    return PDD_OK;
+}
+
+int pdd_card_values(pdd_solver *S, const pdd_position *p, int values[32], uint32_t *legal)
+{
+    board b;
+    if (!values || !legal)
+        return PDD_ERR_NULL;
+    int err = begin(S, p, &b);
+    if (err != PDD_OK)
+        return err;
+    return card_values(S, &b, values, legal);
+}
+
+int pdd_best_line(pdd_solver *S, const pdd_position *p, int cards[30], int *count)
+{
+    board b;
+    if (!cards || !count)
+        return PDD_ERR_NULL;
+    int err = begin(S, p, &b);
+    if (err != PDD_OK)
+        return err;
+    int n = 0;
+    while (b.tricks_left > 0) {
+        int values[32];
+        uint32_t legal;
+        err = card_values(S, &b, values, &legal);
+        if (err != PDD_OK)
+            return err;
+        /* The lowest-index card among those that are best for the mover. */
+        int want_more = S->rules.max_seat[seat_to_move(&b)];
+        int best = NO_CARD;
+        for (uint32_t m = legal; m; m &= m - 1) {
+            int c = lowest_card(m);
+            if (best == NO_CARD || (want_more ? values[c] > values[best] : values[c] < values[best]))
+                best = c;
+        }
+        cards[n++] = best;
+        play_card(&b, &S->rules, best);
+    }
+    *count = n;
+    return PDD_OK;
+}
+
+const char *pdd_error_text(int code)
+{
+    switch (code) {
+    case PDD_OK: return "ok";
+    case PDD_ERR_NULL: return "a required pointer was null";
+    case PDD_ERR_SEAT: return "seat out of range (0-2)";
+    case PDD_ERR_TRUMP: return "trump out of range (0-3 or 4 for no trump)";
+    case PDD_ERR_OBJECTIVE: return "unknown objective";
+    case PDD_ERR_DUPLICATE: return "a card appears twice";
+    case PDD_ERR_HAND_SIZE: return "hand sizes do not fit the position";
+    case PDD_ERR_TRICK: return "bad current trick";
+    case PDD_ERR_ILLEGAL_CARD: return "a card on the current trick breaks the rules of play";
+    case PDD_ERR_TALON: return "bad talon leads";
+    case PDD_ERR_TARGET: return "target out of range (0-10)";
+    case PDD_ERR_STOPPED: return "search stopped";
+    case PDD_ERR_NO_MEMORY: return "out of memory";
+    case PDD_ERR_TRICKS_TAKEN: return "tricks already taken out of range";
+    case PDD_ERR_NO_CARDS: return "no cards left to play";
+    default: return "unknown error";
+    }
+}

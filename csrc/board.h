@@ -1,0 +1,63 @@
+/*
+ * board.h - the position inside the search: hands as bit masks, the current
+ * trick, legal moves, equivalent cards and the trick winner.
+ *
+ * The search uses copy-make: a board is small (24 bytes), so a child is a copy
+ * of its parent with one card played, and nothing needs undoing.
+ */
+#ifndef PREFDD_BOARD_H
+#define PREFDD_BOARD_H
+
+#include <stdint.h>
+#include "prefdd.h"
+
+#define SUIT_MASK(s) (0xFFu << ((s) * 8))
+#define CARD_SUIT(c) ((c) >> 3)
+#define CARD_RANK(c) ((c) & 7)
+#define NO_CARD (-1)
+#define NOBODY (-1)
+
+typedef struct board {
+    uint32_t hand[3];
+    uint32_t on_trick;   /* cards on the current trick (they still count for equivalence) */
+    int8_t first;        /* seat that plays first to the current trick */
+    int8_t ncards;       /* cards played to the current trick */
+    int8_t lead_suit;    /* suit of the trick, -1 before the lead */
+    int8_t win_seat;     /* seat winning the trick so far, NOBODY if none (or the dealer) */
+    int8_t win_card;     /* card winning so far, NO_CARD if none */
+    int8_t talon_left;   /* talon-led tricks still to come, the current one included */
+    int8_t talon_next;   /* the talon card for the trick after the current one, or NO_CARD */
+    uint8_t dtricks;     /* tricks taken by the declarer */
+    uint8_t tricks_left; /* tricks not yet finished, the current one included */
+} board;
+
+/* What stays fixed during one search. */
+typedef struct rules {
+    int trump;          /* 0..3, or PDD_NO_TRUMP */
+    int declarer;
+    int objective;
+    int four_players;
+    /* max_seat[s] is 1 when seat s wants the declarer to take MORE tricks. */
+    int max_seat[3];
+} rules;
+
+static inline int seat_to_move(const board *b) { return (b->first + b->ncards) % 3; }
+static inline int at_trick_start(const board *b) { return b->ncards == 0 && b->talon_left == 0; }
+static inline int lowest_card(uint32_t m) { return __builtin_ctz(m); }
+static inline int highest_card(uint32_t m) { return 31 - __builtin_clz(m); }
+static inline int popcount(uint32_t m) { return __builtin_popcount(m); }
+
+void rules_init(rules *r, const pdd_position *p);
+/* Build the search board from a validated position. */
+void board_from_position(board *b, const pdd_position *p, const rules *r);
+uint32_t legal_moves(const board *b, const rules *r);
+/* Keep one card (the highest) of each run of equivalent cards in `moves`. */
+uint32_t equivalence_representatives(const board *b, uint32_t moves, int seat);
+/* All cards of seat equivalent to `card` (card included). */
+uint32_t equivalence_class(const board *b, int seat, int card);
+/* Play `card` for the seat on move; finishes the trick when it is the third. */
+void play_card(board *b, const rules *r, int card);
+/* Would `card` beat `winning` (NO_CARD: nothing wins yet) in a trick of lead_suit? */
+int card_beats(int card, int winning, int lead_suit, int trump);
+
+#endif

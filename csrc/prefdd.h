@@ -1,0 +1,141 @@
+/*
+ * prefdd.h - the public interface of the preferans-dd C core.
+ *
+ * An exact double-dummy solver for Preferans: three seats, 32 cards, trick
+ * contracts (trump or no trump), misere and all-pass (paranoid per-player value).
+ *
+ * Cards are numbered index = suit * 8 + rank (suit 0 spades, 1 clubs, 2 diamonds,
+ * 3 hearts; rank 0 = seven ... 7 = ace). A hand is a 32-bit mask with bit `index`
+ * set for each card it holds.
+ *
+ * Every function validates what it is given and answers an error code (< 0)
+ * instead of crashing. A solver owns all its memory (the transposition table is
+ * allocated once, at creation); distinct solvers may be used from distinct threads
+ * at the same time. One solver must not be used by two threads at once.
+ *
+ * The block between CDEF BEGIN and CDEF END is read by the cffi build
+ * (csrc/build_ffi.py), so it must stay free of preprocessor directives.
+ */
+#ifndef PREFDD_H
+#define PREFDD_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+/* CDEF BEGIN */
+typedef struct pdd_solver pdd_solver;
+
+/* Objectives. Misere: the declarer minimises his tricks and the defenders maximise
+ * them; with trump = PDD_NO_TRUMP this is also the all-pass value of the seat
+ * named as declarer (the fewest tricks he can be sure of against the other two). */
+enum { PDD_TRICKS = 0, PDD_MISERE = 1 };
+enum { PDD_NO_TRUMP = 4 };
+
+enum {
+    PDD_OK = 0,
+    PDD_ERR_NULL = -1,          /* a null pointer was passed */
+    PDD_ERR_SEAT = -2,          /* a seat outside 0..2 */
+    PDD_ERR_TRUMP = -3,         /* a trump outside 0..4 */
+    PDD_ERR_OBJECTIVE = -4,     /* unknown objective */
+    PDD_ERR_DUPLICATE = -5,     /* a card held twice, or held and also on the trick/talon */
+    PDD_ERR_HAND_SIZE = -6,     /* hand sizes do not fit the position */
+    PDD_ERR_TRICK = -7,         /* bad current trick: count or card index out of range */
+    PDD_ERR_ILLEGAL_CARD = -8,  /* a card on the current trick breaks the rules of play */
+    PDD_ERR_TALON = -9,         /* bad talon leads (count, card, or leader not seat 0) */
+    PDD_ERR_TARGET = -10,       /* probe target out of range */
+    PDD_ERR_STOPPED = -11,      /* the search was stopped by pdd_request_stop */
+    PDD_ERR_NO_MEMORY = -12,    /* the table could not be allocated */
+    PDD_ERR_TRICKS_TAKEN = -13, /* tricks already taken out of range */
+    PDD_ERR_NO_CARDS = -14      /* nothing left to play */
+};
+
+/* Option flags for pdd_set_options: each switches an enhancement on. The
+ * default is PDD_OPT_ALL; 0 gives the plain alpha-beta baseline used by the
+ * benchmarks and by the cross-check tests. No option changes a value. */
+enum {
+    PDD_OPT_TT = 1,           /* transposition table */
+    PDD_OPT_EQUIV = 2,        /* one card per run of equivalent cards */
+    PDD_OPT_ORDER = 4,        /* heuristic move ordering */
+    PDD_OPT_QUICK = 8,        /* sure-trick bounds at the start of a trick */
+    PDD_OPT_ALL = 15
+};
+
+typedef struct pdd_position {
+    uint32_t hands[3];     /* cards still held by each seat */
+    int32_t trick[3];      /* cards already on the current trick, in play order */
+    int32_t trick_count;   /* how many of them (0..2) */
+    int32_t leader;        /* seat that played (or plays) first to the current trick */
+    int32_t trump;         /* 0..3 a suit, 4 = no trump */
+    int32_t declarer;      /* seat whose tricks are counted */
+    int32_t objective;     /* PDD_TRICKS or PDD_MISERE */
+    int32_t tricks_taken;  /* the declarer's tricks already taken; added to every value */
+    /* All-pass talon leads: talon[0] names the suit of the current trick when
+     * talon_count > 0, talon[1] that of the next one. Seat 0 plays first to a
+     * talon trick (leader must be 0), and the highest card of that suit wins it;
+     * if nobody follows suit, nobody takes it. With four_players set, a talon
+     * card that stays highest wins the trick for the sitting dealer. */
+    int32_t talon[2];
+    int32_t talon_count;   /* 0..2 talon-led tricks still to come, the current one included */
+    int32_t four_players;  /* 0 or 1 */
+} pdd_position;
+
+typedef struct pdd_stats {
+    uint64_t nodes;        /* cards played in the search */
+    uint64_t tt_probes;    /* table look-ups at trick boundaries */
+    uint64_t tt_hits;      /* look-ups that ended the node */
+    uint64_t probes;       /* null-window searches run */
+} pdd_stats;
+
+/* A new solver whose table uses about table_bytes of memory (0 = default,
+ * 16 MiB; at least 64 KiB). NULL when the memory cannot be had. */
+pdd_solver *pdd_new(size_t table_bytes);
+void pdd_free(pdd_solver *solver);
+
+/* Switch enhancements (PDD_OPT_* flags); answers the previous flags. Changing
+ * options clears the table. */
+int pdd_set_options(pdd_solver *solver, int flags);
+/* Forget everything in the table (normally never needed: entries are exact). */
+void pdd_clear(pdd_solver *solver);
+
+/* Check a position; PDD_OK or the error that a solve would answer. */
+int pdd_validate(const pdd_position *position);
+
+/* The exact value: the declarer's total tricks (tricks_taken included) with
+ * best play by all, under the position's objective. */
+int pdd_solve(pdd_solver *solver, const pdd_position *position, int *value);
+
+/* One null-window search: *result = 1 if the value is at least target, else 0.
+ * This is "can the declarer make target?" for trick contracts and "is the
+ * misere caught (at least target tricks)?" for misere. */
+int pdd_probe(pdd_solver *solver, const pdd_position *position, int target, int *result);
+
+/* The value after each legal card of the seat on move: values[card] for every
+ * card in *legal, -1 elsewhere. */
+int pdd_card_values(pdd_solver *solver, const pdd_position *position,
+                    int values[32], uint32_t *legal);
+
+/* The principal variation from a position: up to 30 cards in play order
+ * (*count of them), each an optimal card for its player. */
+int pdd_best_line(pdd_solver *solver, const pdd_position *position,
+                  int cards[30], int *count);
+
+/* Legal cards of the seat on move. */
+int pdd_legal_moves(const pdd_position *position, uint32_t *legal);
+
+/* Ask a search running on another thread to stop: it answers PDD_ERR_STOPPED
+ * soon. The request stays until pdd_clear_stop. */
+void pdd_request_stop(pdd_solver *solver);
+void pdd_clear_stop(pdd_solver *solver);
+
+/* Counters since the last pdd_reset_stats. */
+void pdd_get_stats(const pdd_solver *solver, pdd_stats *stats);
+void pdd_reset_stats(pdd_solver *solver);
+
+/* Table size in bytes. */
+size_t pdd_table_bytes(const pdd_solver *solver);
+
+/* A short English text for an error code. */
+const char *pdd_error_text(int code);
+/* CDEF END */
+
+#endif

@@ -1,0 +1,48 @@
+/*
+ * quick.c - sure tricks for the seat on lead.
+ */
+#include "quick.h"
+
+/* How many of the suit's top live cards the seat holds in an unbroken run. */
+static int top_run(uint32_t own, uint32_t live)
+{
+    int run = 0;
+    while (live) {
+        int top = highest_card(live);
+        if (!(own & (1u << top)))
+            break;
+        run++;
+        live &= ~(1u << top);
+    }
+    return run;
+}
+
+int quick_tricks(const board *b, const rules *r)
+{
+    int seat = b->first;
+    uint32_t own = b->hand[seat];
+    uint32_t live = b->hand[0] | b->hand[1] | b->hand[2];
+    int total = 0;
+    for (int s = 0; s < 4; s++) {
+        uint32_t suit = SUIT_MASK(s);
+        if (!(own & suit))
+            continue;
+        int run = top_run(own & suit, live & suit);
+        if (run && r->trump != PDD_NO_TRUMP && s != r->trump) {
+            /* A player out of the suit who holds a trump must ruff: the run
+             * is safe only for as many rounds as such a player can follow.
+             * Players without trumps just discard, and their discards cannot
+             * matter to another suit's count (only trump holders limit it). */
+            for (int o = 1; o <= 2; o++) {
+                int other = (seat + o) % 3;
+                if (b->hand[other] & SUIT_MASK(r->trump)) {
+                    int length = popcount(b->hand[other] & suit);
+                    if (length < run)
+                        run = length;
+                }
+            }
+        }
+        total += run;
+    }
+    return total < b->tricks_left ? total : b->tricks_left;
+}

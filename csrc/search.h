@@ -1,0 +1,26 @@
+/*
+ * search.h - the solver context and the alpha-beta search.
+ */
+#ifndef PREFDD_SEARCH_H
+#define PREFDD_SEARCH_H
+
+#include <stdatomic.h>
+#include "board.h"
+#include "tt.h"
+
+struct pdd_solver {
+    tt table;
+    int options;           /* PDD_OPT_* flags */
+    rules rules;           /* of the search under way */
+    atomic_int stop_requested;
+    int stopped;           /* the search under way saw the stop request */
+    pdd_stats stats;
+};
+
+/* Null-window search: 1 if the declarer's total tricks reach target under the
+ * objective, else 0 (also 0 when stopped: check solver->stopped). */
+int search_probe(pdd_solver *S, const board *b, int target);
+/* The exact value by a sequence of probes (MTD(f) style). */
+int search_value(pdd_solver *S, const board *b);
+
+#endif
