@@ -1,0 +1,100 @@
+"""``prefdd batch``: one JSON request in, one JSON answer out.
+
+This is the interface other programs script against; keep it backwards
+compatible. A request is an object:
+
+    {"deal": DEAL, "contract": "6s" | "7nt" | "misere" | "allpass",
+     "declarer": 0-2, "leader": 0-2 (default 0), "cards": false,
+     "talon": HAND (all-pass), "player": 0-2 (all-pass), "id": anything}
+
+Answers: ``{"declarer_tricks": n}`` (plus ``"card_values": {"As": n, ...}``, the
+declarer's total tricks after each legal card of the leader, when ``cards`` is
+true); for all-pass ``{"player_tricks": n}``. An ``id`` in the request is copied
+into the answer. Other keys are ignored, so reference lines that carry their
+answers can be fed back in. A bad request answers ``{"error": "message"}``.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .api import thread_solver
+from .notation import Contract, ContractKind, Deal, Hand, NotationError, parse_seat
+from .position import Position
+
+__all__ = ["BatchError", "evaluate", "evaluate_line"]
+
+
+class BatchError(ValueError):
+    """A request that is not of the batch form."""
+
+
+def _seat_field(request: dict[str, Any], name: str, default: int | None = None) -> int:
+    if name not in request:
+        if default is None:
+            raise BatchError(f"missing field '{name}'")
+        return default
+    value = request[name]
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise BatchError(f"field '{name}' must be a seat 0-2, got {value!r}")
+    try:
+        return parse_seat(value)
+    except NotationError as error:
+        raise BatchError(f"field '{name}': {error}") from None
+
+
+def _text_field(request: dict[str, Any], name: str) -> str:
+    if name not in request:
+        raise BatchError(f"missing field '{name}'")
+    value = request[name]
+    if not isinstance(value, str):
+        raise BatchError(f"field '{name}' must be a string, got {value!r}")
+    return value
+
+
+def _deal(request: dict[str, Any]) -> Deal:
+    deal = Deal.parse(_text_field(request, "deal"))
+    if "talon" in request:
+        talon = Hand.parse(_text_field(request, "talon"))
+        deal = Deal(deal.hands, talon)
+    return deal
+
+
+def evaluate(request: Any) -> dict[str, Any]:
+    """Answer one request (a dict); raises ValueError subclasses on bad input."""
+    if not isinstance(request, dict):
+        raise BatchError(f"a request must be a JSON object, got {type(request).__name__}")
+    deal = _deal(request)
+    contract = Contract.parse(_text_field(request, "contract"))
+    want_cards = request.get("cards", False)
+    if not isinstance(want_cards, bool):
+        raise BatchError(f"field 'cards' must be true or false, got {want_cards!r}")
+    solver = thread_solver()
+    if contract.kind is ContractKind.ALLPASS:
+        player = _seat_field(request, "player")
+        position = Position.start(deal, contract, player, 0)
+        answer: dict[str, Any] = {"player_tricks": solver.solve(position)}
+    else:
+        declarer = _seat_field(request, "declarer")
+        leader = _seat_field(request, "leader", 0)
+        position = Position.start(deal, contract, declarer, leader)
+        answer = {"declarer_tricks": solver.solve(position)}
+    if want_cards:
+        values = solver.card_values(position)
+        answer["card_values"] = {str(card): value for card, value in sorted(values.items())}
+    return answer
+
+
+def evaluate_line(line: str) -> str:
+    """One input line to one output line (never raises for bad input)."""
+    request: Any = None
+    try:
+        request = json.loads(line)
+        answer = evaluate(request)
+    except json.JSONDecodeError as error:
+        answer = {"error": f"not JSON: {error}"}
+    except ValueError as error:
+        answer = {"error": str(error)}
+    if isinstance(request, dict) and "id" in request:
+        answer = {"id": request["id"], **answer}
+    return json.dumps(answer, ensure_ascii=False)

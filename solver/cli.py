@@ -1,0 +1,183 @@
+"""The ``prefdd`` command line.
+
+    prefdd solve DEAL --contract 6s --declarer 0 [--leader 0] [--cards] [--json]
+    prefdd table DEAL [--leader 0] [--json]
+    prefdd batch [FILE] [--workers N]     JSON lines in, JSON lines out
+    prefdd score / prefdd pool            scoring (see solver.scoring.cli)
+
+Errors go to stderr with exit status 2.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import deque
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import IO, Callable, Iterable, Iterator, Sequence
+
+from . import api
+from . import batch as batch_module
+from .batch import evaluate_line
+from .notation import SEAT_NAMES, SUIT_SYMBOLS, Contract, ContractKind, Deal, parse_seat
+from .position import Position
+try:  # TEMP until the scoring package lands
+    from .scoring import cli as scoring_cli
+except ImportError:
+    scoring_cli = None
+
+EXIT_USAGE = 2
+
+
+class CommandError(ValueError):
+    """A user error reported on stderr with exit status 2."""
+
+
+def _seat(text: str) -> int:
+    try:
+        return parse_seat(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _print_json(value: object, out: IO[str]) -> None:
+    out.write(json.dumps(value, ensure_ascii=False) + "\n")
+
+
+def cmd_solve(args: argparse.Namespace, out: IO[str]) -> int:
+    deal = Deal.parse(args.deal)
+    contract = Contract.parse(args.contract)
+    if contract.kind is ContractKind.ALLPASS:
+        raise CommandError("solve takes a trick contract or misere; for all-pass use 'prefdd batch'")
+    position = Position.start(deal, contract, args.declarer, args.leader)
+    solver = api.thread_solver()
+    value = solver.solve(position)
+    values = solver.card_values(position) if args.cards else {}
+    if args.json:
+        answer: dict[str, object] = {"declarer_tricks": value}
+        if args.cards:
+            answer["card_values"] = {str(c): v for c, v in sorted(values.items())}
+        _print_json(answer, out)
+        return 0
+    out.write(deal.pretty() + "\n\n")
+    who = f"{SEAT_NAMES[args.declarer]} (seat {args.declarer})"
+    lead = f"{SEAT_NAMES[args.leader]} leads"
+    if contract.kind is ContractKind.MISERE:
+        verdict = "misère made" if value == 0 else f"misère caught: {value} trick(s)"
+        out.write(f"Misère by {who}, {lead}: {verdict}\n")
+    else:
+        made = "made" if value >= contract.level else f"down {contract.level - value}"
+        out.write(f"{contract.pretty()} by {who}, {lead}: {value} tricks ({made})\n")
+    if args.cards:
+        out.write("Each card of the leader (declarer's tricks after it):\n")
+        out.write("  " + "  ".join(f"{c.pretty()} {v}" for c, v in sorted(values.items())) + "\n")
+    return 0
+
+
+def format_table(table: api.DealTable) -> str:
+    header = f"{'declarer':<13}" + "".join(f"{s:>4}" for s in SUIT_SYMBOLS) + f"{'NT':>4}{'misère':>8}"
+    lines = [header]
+    for seat in range(3):
+        row = f"{SEAT_NAMES[seat]:<13}" + "".join(f"{t:>4}" for t in table.tricks[seat])
+        lines.append(row + f"{table.misere[seat]:>8}")
+    lines.append(f"(tricks the declarer takes; misère: tricks he is held to; {SEAT_NAMES[table.leader]} leads)")
+    return "\n".join(lines)
+
+
+def cmd_table(args: argparse.Namespace, out: IO[str]) -> int:
+    deal = Deal.parse(args.deal)
+    table = api.deal_table(deal, args.leader)
+    if args.json:
+        _print_json({"tricks": [list(row) for row in table.tricks], "misere": list(table.misere),
+                     "strains": ["s", "c", "d", "h", "nt"], "leader": table.leader}, out)
+        return 0
+    out.write(deal.pretty() + "\n\n" + format_table(table) + "\n")
+    return 0
+
+
+def ordered_map(work: Callable[[str], str], lines: Iterable[str], workers: int) -> Iterator[str]:
+    """``map`` over a stream on worker threads, in input order, holding at most
+    a few lines per worker in flight (so a pipe is answered as it is read)."""
+    if workers <= 1:
+        yield from map(work, lines)
+        return
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        window: deque[Future[str]] = deque()
+        for line in lines:
+            window.append(pool.submit(work, line))
+            if len(window) >= 4 * workers:
+                yield window.popleft().result()
+        while window:
+            yield window.popleft().result()
+
+
+def cmd_batch(args: argparse.Namespace, out: IO[str]) -> int:
+    source: IO[str] = open(args.file, encoding="utf-8") if args.file else sys.stdin
+    try:
+        lines = (line for line in source if line.strip())
+        for answer in ordered_map(evaluate_line, lines, args.workers):
+            out.write(answer + "\n")
+            out.flush()
+    finally:
+        if args.file:
+            source.close()
+    return 0
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="prefdd", description="Exact double-dummy solver and analysis for Preferans.")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    solve = commands.add_parser("solve", help="the declarer's tricks in one contract",
+                                description="Solve one contract double dummy.")
+    solve.add_argument("deal", help="three dotted hands in seat order (talon optional)")
+    solve.add_argument("--contract", required=True, help="6s .. 10nt, or misere")
+    solve.add_argument("--declarer", required=True, type=_seat, help="seat 0-2")
+    solve.add_argument("--leader", default=0, type=_seat, help="seat that leads (default 0)")
+    solve.add_argument("--cards", action="store_true", help="also every legal card's value")
+    solve.add_argument("--json", action="store_true", help="JSON output")
+    solve.set_defaults(run=cmd_solve)
+
+    table = commands.add_parser("table", help="every seat in every strain and misère",
+                                description="The fixed-hands table of a deal.")
+    table.add_argument("deal")
+    table.add_argument("--leader", default=0, type=_seat, help="seat that leads (default 0)")
+    table.add_argument("--json", action="store_true", help="JSON output")
+    table.set_defaults(run=cmd_table)
+
+    batch = commands.add_parser("batch", help="JSON lines in, one JSON answer per line out",
+                                description=batch_module.__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    batch.add_argument("file", nargs="?", help="input file (default: standard input)")
+    batch.add_argument("--workers", type=_positive, default=1, help="solver threads (default 1)")
+    batch.set_defaults(run=cmd_batch)
+
+    if scoring_cli is not None:
+        scoring_cli.register(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if hasattr(args, "run"):
+            return args.run(args, sys.stdout)
+        return args.func(args)
+    except (ValueError, OSError) as error:
+        print(f"prefdd: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

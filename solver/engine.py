@@ -1,0 +1,165 @@
+"""The binding to the C core: a :class:`Solver` owns one C solver context.
+
+The cffi calls release the GIL, so solvers on different threads search in
+parallel. One Solver must be used by one thread at a time; using it from two
+at once raises :class:`SolverBusyError` instead of corrupting its table.
+"""
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+from ._core import ffi, lib
+from .notation import Card, ContractKind
+from .position import Position, PositionError
+
+__all__ = ["Solver", "SolverBusyError", "SearchStopped", "SolveStats", "OPT_ALL", "OPT_NONE"]
+
+OPT_ALL = lib.PDD_OPT_ALL
+"""Every search enhancement on (the default)."""
+OPT_NONE = 0
+"""Plain alpha-beta: the baseline for benchmarks and cross-checks."""
+
+
+class SolverBusyError(RuntimeError):
+    """A Solver was used from two threads at once."""
+
+
+class SearchStopped(RuntimeError):
+    """The search was stopped by :meth:`Solver.request_stop`."""
+
+
+@dataclass(frozen=True)
+class SolveStats:
+    nodes: int
+    tt_probes: int
+    tt_hits: int
+    probes: int
+
+
+def _check(code: int) -> None:
+    if code == lib.PDD_OK:
+        return
+    if code == lib.PDD_ERR_STOPPED:
+        raise SearchStopped("search stopped")
+    if code == lib.PDD_ERR_NO_MEMORY:
+        raise MemoryError("solver table")
+    raise PositionError(ffi.string(lib.pdd_error_text(code)).decode())
+
+
+def to_c_position(position: Position):
+    """The C struct for a position (a cffi object that owns its memory)."""
+    c = ffi.new("pdd_position *")
+    for seat in range(3):
+        c.hands[seat] = position.hands[seat].mask
+    for i, card in enumerate(position.trick):
+        c.trick[i] = card.index
+    c.trick_count = len(position.trick)
+    c.leader = position.leader
+    c.trump = position.trump
+    c.declarer = position.declarer
+    c.objective = lib.PDD_TRICKS if position.contract.kind is ContractKind.TRICKS else lib.PDD_MISERE
+    c.tricks_taken = position.declarer_tricks
+    for i, card in enumerate(position.talon_leads[:2]):
+        c.talon[i] = card.index
+    c.talon_count = len(position.talon_leads[:2])
+    c.four_players = 1 if position.four_players else 0
+    return c
+
+
+class Solver:
+    """An exact double-dummy solver with its own transposition table.
+
+    ``table_mib`` sets the table's memory (default 16 MiB). Reuse one Solver
+    for many positions: its table stays valid across calls.
+    """
+
+    def __init__(self, table_mib: int = 16) -> None:
+        if isinstance(table_mib, bool) or not isinstance(table_mib, int) or not 1 <= table_mib <= 4096:
+            raise ValueError(f"table_mib must be a whole number from 1 to 4096, got {table_mib!r}")
+        handle = lib.pdd_new(table_mib << 20)
+        if handle == ffi.NULL:
+            raise MemoryError(f"cannot allocate a {table_mib} MiB solver table")
+        self._handle = ffi.gc(handle, lib.pdd_free)
+        self._lock = threading.Lock()
+
+    def _acquire(self) -> None:
+        if not self._lock.acquire(blocking=False):
+            raise SolverBusyError("this Solver is in use by another thread; use one Solver per thread")
+
+    def solve(self, position: Position) -> int:
+        """The declarer's total tricks with best play (misère: the fewest he
+        can be held to; all-pass: the fewest the counted player can be sure of)."""
+        value = ffi.new("int *")
+        c = to_c_position(position)
+        self._acquire()
+        try:
+            _check(lib.pdd_solve(self._handle, c, value))
+        finally:
+            self._lock.release()
+        return value[0]
+
+    def probe(self, position: Position, target: int) -> bool:
+        """One null-window search: is the value at least ``target``? (Trick
+        contract: can the declarer make it; misère: is it caught.)"""
+        if isinstance(target, bool) or not isinstance(target, int) or not 0 <= target <= 10:
+            raise PositionError(f"target must be 0..10, got {target!r}")
+        result = ffi.new("int *")
+        c = to_c_position(position)
+        self._acquire()
+        try:
+            _check(lib.pdd_probe(self._handle, c, target, result))
+        finally:
+            self._lock.release()
+        return bool(result[0])
+
+    def card_values(self, position: Position) -> dict[Card, int]:
+        """The value after each legal card of the seat on move."""
+        values = ffi.new("int[32]")
+        legal = ffi.new("uint32_t *")
+        c = to_c_position(position)
+        self._acquire()
+        try:
+            _check(lib.pdd_card_values(self._handle, c, values, legal))
+        finally:
+            self._lock.release()
+        return {Card.from_index(i): values[i] for i in range(32) if legal[0] >> i & 1}
+
+    def best_line(self, position: Position) -> list[Card]:
+        """An optimal play sequence to the end (ties to the lowest card index)."""
+        cards = ffi.new("int[30]")
+        count = ffi.new("int *")
+        c = to_c_position(position)
+        self._acquire()
+        try:
+            _check(lib.pdd_best_line(self._handle, c, cards, count))
+        finally:
+            self._lock.release()
+        return [Card.from_index(cards[i]) for i in range(count[0])]
+
+    def set_options(self, flags: int) -> None:
+        """Switch search enhancements (OPT_ALL, OPT_NONE or lib.PDD_OPT_*)."""
+        self._acquire()
+        try:
+            lib.pdd_set_options(self._handle, flags)
+        finally:
+            self._lock.release()
+
+    def request_stop(self) -> None:
+        """Ask a search running on another thread to stop (it raises SearchStopped)."""
+        lib.pdd_request_stop(self._handle)
+
+    def clear_stop(self) -> None:
+        lib.pdd_clear_stop(self._handle)
+
+    def stats(self) -> SolveStats:
+        s = ffi.new("pdd_stats *")
+        lib.pdd_get_stats(self._handle, s)
+        return SolveStats(s.nodes, s.tt_probes, s.tt_hits, s.probes)
+
+    def reset_stats(self) -> None:
+        lib.pdd_reset_stats(self._handle)
+
+    @property
+    def table_bytes(self) -> int:
+        return lib.pdd_table_bytes(self._handle)

@@ -1,0 +1,107 @@
+"""The C solver against the plain minimax of brute_force.py on random endgames:
+trick contracts in every strain, misère, all-pass with talon leads (3 and 4
+players), positions inside a trick, and per-card values."""
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from brute_force import Game
+from solver import Card, Contract, ContractKind, Deal, Hand, Position, Solver
+from solver.engine import OPT_ALL, OPT_NONE
+from solver.notation import NO_TRUMP
+
+CONTRACTS = ["6s", "6c", "6d", "6h", "6nt", "misere"]
+
+
+def random_position(rng: random.Random, max_cards: int = 5, allpass: bool = False) -> Position:
+    """A random endgame, possibly with some cards of the current trick played."""
+    size = rng.randint(2 if allpass else 1, max_cards)
+    cards = rng.sample(range(32), 3 * size + (2 if allpass else 0))
+    hands = [Hand.from_cards(Card.from_index(i) for i in cards[k * size:(k + 1) * size]) for k in range(3)]
+    if allpass:
+        talon = Hand.from_cards(Card.from_index(i) for i in cards[3 * size:])
+        deal = Deal(tuple(hands), talon)
+        position = Position.start(deal, "allpass", rng.randrange(3), 0,
+                                  four_players=rng.random() < 0.5)
+    else:
+        deal = Deal(tuple(hands))
+        position = Position.start(deal, rng.choice(CONTRACTS), rng.randrange(3), rng.randrange(3))
+    for _ in range(rng.randrange(3)):       # step inside the trick
+        position = position.play(rng.choice(position.legal_cards()))
+    return position
+
+
+def brute_state(position: Position):
+    """The position in brute_force.py's terms: a Game and its arguments."""
+    trump = None if position.trump == NO_TRUMP else position.trump
+    objective = "tricks" if position.contract.kind is ContractKind.TRICKS else "misere"
+    game = Game(objective, position.declarer, trump, position.four_players)
+    hands = tuple(frozenset((c.suit, c.rank) for c in h) for h in position.hands)
+    plays = tuple(((position.leader + i) % 3, (c.suit, c.rank)) for i, c in enumerate(position.trick))
+    talon = tuple((c.suit, c.rank) for c in position.talon_leads)
+    return game, (hands, plays, position.leader, talon)
+
+
+def brute_value(position: Position) -> int:
+    game, args = brute_state(position)
+    return position.declarer_tricks + game.value(*args)
+
+
+def brute_card_values(position: Position) -> dict[Card, int]:
+    game, args = brute_state(position)
+    return {Card(s, r): position.declarer_tricks + v for (s, r), v in game.children(*args)}
+
+
+@pytest.fixture(scope="module")
+def solver() -> Solver:
+    return Solver(table_mib=4)
+
+
+@pytest.mark.parametrize("seed", range(300))
+def test_value_matches_brute_force(solver: Solver, seed: int) -> None:
+    position = random_position(random.Random(seed))
+    assert solver.solve(position) == brute_value(position), position
+
+
+@pytest.mark.parametrize("seed", range(120))
+def test_card_values_match_brute_force(solver: Solver, seed: int) -> None:
+    position = random_position(random.Random(10_000 + seed))
+    assert solver.card_values(position) == brute_card_values(position), position
+
+
+@pytest.mark.parametrize("seed", range(150))
+def test_allpass_matches_brute_force(solver: Solver, seed: int) -> None:
+    position = random_position(random.Random(20_000 + seed), allpass=True)
+    assert solver.solve(position) == brute_value(position), position
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_probe_agrees_with_value(solver: Solver, seed: int) -> None:
+    position = random_position(random.Random(30_000 + seed))
+    value = brute_value(position)
+    for target in range(0, 11):
+        assert solver.probe(position, target) == (value >= target)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_best_line_keeps_the_value(solver: Solver, seed: int) -> None:
+    """Every card of the best line is optimal for its player."""
+    position = random_position(random.Random(40_000 + seed))
+    value = brute_value(position)
+    for card in solver.best_line(position):
+        assert brute_card_values(position)[card] == value
+        position = position.play(card)
+    assert position.is_over and position.declarer_tricks == value
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.randoms(use_true_random=False), st.sampled_from([OPT_NONE, 1, 2, 4, 8, OPT_ALL]))
+def test_every_enhancement_is_exact(rng: random.Random, options: int) -> None:
+    """Each enhancement alone (and none) gives the brute-force value."""
+    solver = Solver(table_mib=1)
+    solver.set_options(options)
+    position = random_position(rng, max_cards=4, allpass=rng.random() < 0.3)
+    assert solver.solve(position) == brute_value(position)

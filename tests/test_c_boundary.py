@@ -1,0 +1,139 @@
+"""Every error path of the C boundary answers an error code, never a crash.
+These tests call the C functions directly, bypassing the Python checks."""
+from __future__ import annotations
+
+import pytest
+
+from solver._core import ffi, lib
+
+H0 = 0b111 << 0          # 7s 8s 9s
+H1 = 0b111 << 8          # 7c 8c 9c
+H2 = 0b111 << 16         # 7d 8d 9d
+
+
+def position(**fields):
+    p = ffi.new("pdd_position *")
+    p.hands[0], p.hands[1], p.hands[2] = H0, H1, H2
+    p.trump = 4
+    for name, value in fields.items():
+        if name == "hands":
+            for i, h in enumerate(value):
+                p.hands[i] = h
+        elif name in ("trick", "talon"):
+            for i, c in enumerate(value):
+                getattr(p, name)[i] = c
+        else:
+            setattr(p, name, value)
+    return p
+
+
+@pytest.fixture(scope="module")
+def solver():
+    s = lib.pdd_new(1 << 20)
+    yield s
+    lib.pdd_free(s)
+
+
+def solve(solver, p) -> tuple[int, int]:
+    value = ffi.new("int *")
+    code = lib.pdd_solve(solver, p, value)
+    return code, value[0]
+
+
+def test_valid_position_solves(solver) -> None:
+    # No trump: whoever leads keeps the lead and takes all three tricks.
+    assert solve(solver, position()) == (lib.PDD_OK, 3)
+    assert solve(solver, position(declarer=2)) == (lib.PDD_OK, 0)
+    assert solve(solver, position(declarer=1, leader=1)) == (lib.PDD_OK, 3)
+    assert solve(solver, position(objective=1, declarer=1)) == (lib.PDD_OK, 0)
+
+
+@pytest.mark.parametrize("fields, error", [
+    (dict(leader=3), lib.PDD_ERR_SEAT),
+    (dict(leader=-1), lib.PDD_ERR_SEAT),
+    (dict(declarer=7), lib.PDD_ERR_SEAT),
+    (dict(trump=5), lib.PDD_ERR_TRUMP),
+    (dict(trump=-1), lib.PDD_ERR_TRUMP),
+    (dict(objective=2), lib.PDD_ERR_OBJECTIVE),
+    (dict(hands=[H0, H0, H2]), lib.PDD_ERR_DUPLICATE),
+    (dict(hands=[H0 | 1 << 8, H1, H2]), lib.PDD_ERR_DUPLICATE),
+    (dict(hands=[H0, H1, H2 | 1 << 24]), lib.PDD_ERR_HAND_SIZE),
+    (dict(hands=[0x7FF, 0x7FF << 11, 0xFFC00000]), lib.PDD_ERR_HAND_SIZE),
+    (dict(hands=[0, 0, 0]), lib.PDD_ERR_NO_CARDS),
+    (dict(trick_count=3), lib.PDD_ERR_TRICK),
+    (dict(trick_count=-1), lib.PDD_ERR_TRICK),
+    (dict(hands=[H0 & ~1, H1, H2], trick=[32], trick_count=1), lib.PDD_ERR_TRICK),
+    (dict(hands=[H0 & ~1, H1, H2], trick=[1], trick_count=1), lib.PDD_ERR_DUPLICATE),
+    # Seat 1 holds clubs only but plays... a spade it does not hold would be a
+    # duplicate; here seat 0 leads 7s, seat 1 discards 7c holding 8c 9c: fine in
+    # no trump (no spades). With hearts as trump and a heart in hand it is not.
+    (dict(hands=[(H0 & ~1), (H1 & ~1 << 8) | 1 << 24, H2 & ~(1 << 16)], trick=[0, 8],
+          trick_count=2, trump=3), lib.PDD_ERR_HAND_SIZE),
+    (dict(talon_count=3), lib.PDD_ERR_TALON),
+    (dict(talon_count=1, talon=[40]), lib.PDD_ERR_TALON),
+    (dict(talon_count=1, talon=[0]), lib.PDD_ERR_DUPLICATE),
+    (dict(talon_count=1, talon=[31], leader=1), lib.PDD_ERR_TALON),
+    (dict(talon_count=1, talon=[31], trump=0), lib.PDD_ERR_TALON),
+    (dict(four_players=2), lib.PDD_ERR_TALON),
+    (dict(tricks_taken=8), lib.PDD_ERR_TRICKS_TAKEN),
+    (dict(tricks_taken=-1), lib.PDD_ERR_TRICKS_TAKEN),
+])
+def test_invalid_positions_are_rejected(solver, fields, error) -> None:
+    p = position(**fields)
+    assert lib.pdd_validate(p) == error
+    assert solve(solver, p)[0] == error
+    assert ffi.string(lib.pdd_error_text(error)).decode() not in ("", "unknown error")
+
+
+def test_illegal_cards_on_the_trick() -> None:
+    # Seat 0 led 7s (0); seat 1 played 7c (8) while holding 8s (1): must follow.
+    p = position(trick=[0, 8], trick_count=2,
+                 hands=[1 << 2 | 1 << 25, 1 << 1 | 1 << 9, 1 << 16 | 1 << 17 | 1 << 18])
+    assert lib.pdd_validate(p) == lib.PDD_ERR_ILLEGAL_CARD
+    # Void in spades but holding 7h (24) with hearts trump: must trump.
+    p.hands[1] = 1 << 24 | 1 << 9
+    p.trump = 3
+    assert lib.pdd_validate(p) == lib.PDD_ERR_ILLEGAL_CARD
+    # In no trump the same discard is legal.
+    p.trump = 4
+    assert lib.pdd_validate(p) == lib.PDD_OK
+
+
+def test_null_pointers(solver) -> None:
+    value = ffi.new("int *")
+    assert lib.pdd_solve(ffi.NULL, position(), value) == lib.PDD_ERR_NULL
+    assert lib.pdd_solve(solver, ffi.NULL, value) == lib.PDD_ERR_NULL
+    assert lib.pdd_solve(solver, position(), ffi.NULL) == lib.PDD_ERR_NULL
+    assert lib.pdd_validate(ffi.NULL) == lib.PDD_ERR_NULL
+    assert lib.pdd_probe(solver, position(), 1, ffi.NULL) == lib.PDD_ERR_NULL
+    assert lib.pdd_card_values(solver, position(), ffi.NULL, ffi.NULL) == lib.PDD_ERR_NULL
+    assert lib.pdd_best_line(solver, position(), ffi.NULL, value) == lib.PDD_ERR_NULL
+    assert lib.pdd_legal_moves(position(), ffi.NULL) == lib.PDD_ERR_NULL
+    assert lib.pdd_set_options(ffi.NULL, 0) == lib.PDD_ERR_NULL
+    lib.pdd_free(ffi.NULL)                 # a no-op, not a crash
+    lib.pdd_request_stop(ffi.NULL)
+
+
+def test_probe_target_range(solver) -> None:
+    result = ffi.new("int *")
+    assert lib.pdd_probe(solver, position(), 11, result) == lib.PDD_ERR_TARGET
+    assert lib.pdd_probe(solver, position(), -1, result) == lib.PDD_ERR_TARGET
+    assert lib.pdd_probe(solver, position(), 0, result) == lib.PDD_OK and result[0] == 1
+
+
+def test_stop_request_is_answered(solver) -> None:
+    lib.pdd_request_stop(solver)
+    try:
+        assert solve(solver, position())[0] in (lib.PDD_ERR_STOPPED, lib.PDD_OK)
+    finally:
+        lib.pdd_clear_stop(solver)
+    assert solve(solver, position()) == (lib.PDD_OK, 3)
+
+
+def test_tiny_and_default_tables() -> None:
+    tiny = lib.pdd_new(1)                   # raised to the minimum
+    assert tiny != ffi.NULL and lib.pdd_table_bytes(tiny) >= 64 << 10
+    lib.pdd_free(tiny)
+    default = lib.pdd_new(0)
+    assert lib.pdd_table_bytes(default) <= 64 << 20
+    lib.pdd_free(default)
