@@ -21,10 +21,7 @@ from . import batch as batch_module
 from .batch import evaluate_line
 from .notation import SEAT_NAMES, SUIT_SYMBOLS, Contract, ContractKind, Deal, parse_seat
 from .position import Position
-try:  # TEMP until the scoring package lands
-    from .scoring import cli as scoring_cli
-except ImportError:
-    scoring_cli = None
+from .scoring import cli as scoring_cli
 
 EXIT_USAGE = 2
 
@@ -160,8 +157,7 @@ def build_parser() -> argparse.ArgumentParser:
     batch.add_argument("--workers", type=_positive, default=1, help="solver threads (default 1)")
     batch.set_defaults(run=cmd_batch)
 
-    if scoring_cli is not None:
-        scoring_cli.register(commands)
+    scoring_cli.register(commands)
     return parser
 
 
