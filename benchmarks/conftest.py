@@ -1,0 +1,28 @@
+"""Print the per-solve extras (p99, nodes, hit rate) and the baseline ratio."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
+    session = getattr(config, "_benchmarksession", None)
+    if session is None or not session.benchmarks:
+        return
+    write = terminalreporter.write_line
+    write("")
+    write("per-solve summary (ms; nodes per solve; table hit rate):")
+    means = {}
+    for bench in session.benchmarks:
+        info = bench.extra_info
+        if "mean_ms" not in info:
+            continue
+        means[bench.name] = info["mean_ms"]
+        write(f"  {bench.name:<55} mean {info['mean_ms']:>9.4f}  p99 {info['p99_ms']:>8.3f}  "
+              f"nodes {info['nodes_per_solve']:>9}  hits {info['tt_hit_rate']:.2f}")
+    base = means.get("test_endgames_against_baseline[baseline]")
+    best = means.get("test_endgames_against_baseline[optimised]")
+    if base and best:
+        write(f"  optimised vs plain alpha-beta on 8-card endgames: {base / best:.1f}x faster")

@@ -1,0 +1,93 @@
+"""Solver speed: per-solve time on fixed, seeded sets of full deals.
+
+Each benchmark round solves the next position of its set with one reused
+Solver, so pytest-benchmark's statistics are per solve (mean, max); the p99,
+nodes per solve and table hit rate go to ``extra_info`` and are printed at the
+end of the run. The baseline (plain alpha-beta, every enhancement off) is far too
+slow for full deals, so the ratio against it is taken on 8-card endgames.
+
+    make bench
+"""
+from __future__ import annotations
+
+import itertools
+import random
+import time
+
+import pytest
+
+from deals import random_positions, realistic_positions
+from solver import Card, Deal, Hand, Position, Solver
+from solver.engine import OPT_ALL, OPT_NONE
+
+DEALS = 1000
+KINDS = ["trump", "nt", "misere"]
+
+
+def run_set(benchmark, solver: Solver, positions: list[Position], question) -> None:
+    cycle = itertools.cycle(positions)
+    times: list[float] = []
+
+    def one() -> None:
+        position = next(cycle)
+        start = time.perf_counter()
+        question(solver, position)
+        times.append(time.perf_counter() - start)
+
+    solver.reset_stats()
+    benchmark.pedantic(one, rounds=len(positions), iterations=1, warmup_rounds=0)
+    stats = solver.stats()
+    times.sort()
+    benchmark.extra_info.update({
+        "solves": len(times),
+        "mean_ms": round(sum(times) / len(times) * 1e3, 4),
+        "p99_ms": round(times[int(0.99 * len(times)) - 1] * 1e3, 3),
+        "nodes_per_solve": round(stats.nodes / len(times)),
+        "tt_hit_rate": round(stats.tt_hits / max(1, stats.tt_probes), 3),
+    })
+
+
+def solve(solver: Solver, position: Position) -> int:
+    return solver.solve(position)
+
+
+def misere_caught(solver: Solver, position: Position) -> bool:
+    return solver.probe(position, 1)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_random_deals(benchmark, kind: str) -> None:
+    run_set(benchmark, Solver(), random_positions(DEALS, kind), solve)
+
+
+def test_random_misere_caught_probe(benchmark) -> None:
+    run_set(benchmark, Solver(), random_positions(DEALS, "misere"), misere_caught)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_realistic_deals(benchmark, kind: str) -> None:
+    positions = realistic_positions(200, kind)
+    run_set(benchmark, Solver(), positions, solve)
+
+
+def test_first_lead_card_values(benchmark) -> None:
+    run_set(benchmark, Solver(), random_positions(300, "trump"), lambda s, p: s.card_values(p))
+
+
+def endgames(count: int, size: int, seed: int = 77) -> list[Position]:
+    rng = random.Random(seed)
+    positions = []
+    for i in range(count):
+        cards = rng.sample(range(32), 3 * size)
+        hands = tuple(Hand.from_cards(Card.from_index(c) for c in cards[k * size:(k + 1) * size])
+                      for k in range(3))
+        contract = ["6s", "6nt", "misere"][i % 3]
+        positions.append(Position.start(Deal(hands), contract, rng.randrange(3), 0))
+    return positions
+
+
+@pytest.mark.parametrize("options", [OPT_NONE, OPT_ALL], ids=["baseline", "optimised"])
+def test_endgames_against_baseline(benchmark, options: int) -> None:
+    solver = Solver(table_mib=16)
+    solver.set_options(options)
+    run_set(benchmark, solver, endgames(30, 8), solve)
