@@ -28,13 +28,13 @@ static int relative_to_card(const board *b, int relative)
     return live ? lowest_card(live) : NO_CARD;
 }
 
-/* The last trick: nobody has a choice. */
-static int last_trick_reaches(const pdd_solver *S, const board *b, int target)
+/* The last trick: nobody has a choice. Answers the declarer's final total. */
+static int last_trick_total(const pdd_solver *S, const board *b)
 {
     board nb = *b;
     while (nb.tricks_left > 0)
         play_card(&nb, &S->rules, lowest_card(nb.hand[seat_to_move(&nb)]));
-    return nb.dtricks >= target;
+    return nb.dtricks;
 }
 
 static int stop_now(pdd_solver *S)
@@ -45,45 +45,51 @@ static int stop_now(pdd_solver *S)
     return S->stopped;
 }
 
-int search_probe(pdd_solver *S, const board *b, int target)
+/* Fail-soft null-window search around `target`. The answer v bounds the
+ * declarer's final total: if v >= target the total is at least v, otherwise it
+ * is at most v. Bounds tighter than the question let the driver and the table
+ * skip probes that a plain yes/no would need. */
+static int search(pdd_solver *S, const board *b, int target)
 {
     const rules *r = &S->rules;
     int options = S->options;
     int boundary = at_trick_start(b);
+    int low = b->dtricks;
     int hint = NO_CARD;
-    tt_key key;
+    tt_key key = {0, 0};
 
     S->stats.nodes++;
     if (stop_now(S))
         return 0;
-    if (b->dtricks >= target)
-        return 1;
-    if (b->dtricks + b->tricks_left < target)
-        return 0;
+    if (low >= target)
+        return low;
+    if (low + b->tricks_left < target)
+        return low + b->tricks_left;
     if (boundary) {
         if (b->tricks_left == 1)
-            return last_trick_reaches(S, b, target);
+            return last_trick_total(S, b);
         if (options & PDD_OPT_TT) {
             key = tt_make_key(b, r);
             S->stats.tt_probes++;
             const tt_entry *e = tt_find(&S->table, &key);
             if (e) {
-                if (b->dtricks + e->lower >= target) { S->stats.tt_hits++; return 1; }
-                if (b->dtricks + e->upper < target) { S->stats.tt_hits++; return 0; }
+                if (low + e->lower >= target) { S->stats.tt_hits++; return low + e->lower; }
+                if (low + e->upper < target) { S->stats.tt_hits++; return low + e->upper; }
                 if (e->best != NO_BEST)
                     hint = relative_to_card(b, e->best);
             }
         }
         if ((options & PDD_OPT_QUICK) && r->objective == PDD_TRICKS) {
             int sure = quick_tricks(b, r);
-            if (r->max_seat[b->first] ? b->dtricks + sure >= target
-                                      : b->dtricks + b->tricks_left - sure < target)
-                return r->max_seat[b->first];
+            if (r->max_seat[b->first] && b->dtricks + sure >= target)
+                return b->dtricks + sure;
+            if (!r->max_seat[b->first] && b->dtricks + b->tricks_left - sure < target)
+                return b->dtricks + b->tricks_left - sure;
         }
     }
 
     int seat = seat_to_move(b);
-    int want = r->max_seat[seat];      /* the answer this seat plays for */
+    int maximise = r->max_seat[seat];
     uint32_t moves = legal_moves(b, r);
     if (options & PDD_OPT_EQUIV)
         moves = equivalence_representatives(b, moves, seat);
@@ -96,46 +102,53 @@ int search_probe(pdd_solver *S, const board *b, int target)
             cards[n++] = lowest_card(m);
     }
 
-    int result = !want, best = NO_CARD;
+    /* best starts at the worst this seat can end with and improves. */
+    int best = maximise ? b->dtricks : b->dtricks + b->tricks_left;
+    int best_card = NO_CARD;
     for (int i = 0; i < n; i++) {
         board child = *b;
         play_card(&child, r, cards[i]);
-        int reached = search_probe(S, &child, target);
+        int v = search(S, &child, target);
         if (S->stopped)
             return 0;
-        if (reached == want) {
-            result = want;
-            best = cards[i];
-            break;
+        if (maximise ? v > best : v < best) {
+            best = v;
+            best_card = cards[i];
         }
+        if (maximise ? best >= target : best < target)
+            break;
     }
 
     if (boundary && (options & PDD_OPT_TT)) {
-        /* Bounds on future tricks: "reached" means future >= target - taken. */
-        int future = target - b->dtricks;
-        int rel = best == NO_CARD ? NO_BEST : card_to_relative(b, best);
-        if (result)
+        int future = best - b->dtricks;
+        int rel = best_card == NO_CARD ? NO_BEST : card_to_relative(b, best_card);
+        if (best >= target)
             tt_store(&S->table, &key, future, b->tricks_left, rel);
         else
-            tt_store(&S->table, &key, 0, future - 1, rel);
+            tt_store(&S->table, &key, 0, future, rel);
     }
-    return result;
+    return best;
+}
+
+int search_probe(pdd_solver *S, const board *b, int target)
+{
+    return search(S, b, target) >= target;
 }
 
 int search_value(pdd_solver *S, const board *b)
 {
     int lower = b->dtricks, upper = b->dtricks + b->tricks_left;
-    /* Binary search on the target; the table makes repeated probes cheap. */
+    /* Bisect, letting each fail-soft answer move a bound past the target. */
     while (lower < upper) {
         int target = (lower + upper + 1) / 2;
         S->stats.probes++;
-        int reached = search_probe(S, b, target);
+        int v = search(S, b, target);
         if (S->stopped)
             return -1;
-        if (reached)
-            lower = target;
+        if (v >= target)
+            lower = v;
         else
-            upper = target - 1;
+            upper = v;
     }
     return lower;
 }
