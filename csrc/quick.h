@@ -9,8 +9,14 @@
 
 #include "board.h"
 
-/* Tricks the seat on lead (b->first) can take by cashing top cards, in a trick
- * contract or in no trump alike; 0 if none. Only at a trick start. */
+/* Tricks the seat on lead (b->first) can take by cashing top cards of side
+ * suits (all suits in no trump) before anyone can ruff; 0 if none. Only at a
+ * trick start. Trumps are left to master_trumps, so the two counts add up. */
 int quick_tricks(const board *b, const rules *r);
+
+/* Trump contracts, whoever leads: each trump of a side that beats every trump
+ * of the other side wins a trick of its own whenever it is played. Sets the
+ * declarer's and the defenders' counts (0 in no trump). */
+void master_trumps(const board *b, const rules *r, int *declarer_sure, int *defence_sure);
 
 #endif

@@ -80,11 +80,17 @@ static int search(pdd_solver *S, const board *b, int target)
             }
         }
         if ((options & PDD_OPT_QUICK) && r->objective == PDD_TRICKS) {
-            int sure = quick_tricks(b, r);
-            if (r->max_seat[b->first] && b->dtricks + sure >= target)
-                return b->dtricks + sure;
-            if (!r->max_seat[b->first] && b->dtricks + b->tricks_left - sure < target)
-                return b->dtricks + b->tricks_left - sure;
+            int cash = quick_tricks(b, r), declarer_sure, defence_sure;
+            master_trumps(b, r, &declarer_sure, &defence_sure);
+            /* Cashing side suits leaves every master trump in place. */
+            if (r->max_seat[b->first])
+                declarer_sure += cash;
+            else
+                defence_sure += cash;
+            if (low + declarer_sure >= target)
+                return low + declarer_sure;
+            if (low + b->tricks_left - defence_sure < target)
+                return low + b->tricks_left - defence_sure;
         }
     }
 
