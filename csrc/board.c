@@ -1,7 +1,33 @@
 /*
  * board.c - legal moves, equivalent cards, playing a card and the trick winner.
  */
+#include <pthread.h>
 #include "board.h"
+
+uint8_t rank_compress[256][256];
+uint8_t rank_expand[256][256];
+static pthread_once_t rank_tables_once = PTHREAD_ONCE_INIT;
+
+static void fill_rank_tables(void)
+{
+    for (int live = 0; live < 256; live++)
+        for (int held = 0; held < 256; held++) {
+            int packed = 0, spread = 0, k = 0;
+            for (int bit = 0; bit < 8; bit++) {
+                if (!(live & (1 << bit))) continue;
+                if (held & (1 << bit)) packed |= 1 << k;   /* held among live */
+                if (held & (1 << k)) spread |= 1 << bit;   /* k-th live card */
+                k++;
+            }
+            rank_compress[live][held] = (uint8_t)packed;
+            rank_expand[live][held] = (uint8_t)spread;
+        }
+}
+
+void rank_tables_init(void)
+{
+    pthread_once(&rank_tables_once, fill_rank_tables);
+}
 
 void rules_init(rules *r, const pdd_position *p)
 {
@@ -33,7 +59,7 @@ int card_beats(int card, int winning, int lead_suit, int trump)
  * the talon card competes for the sitting dealer (seat NOBODY). */
 static void start_talon_trick(board *b, const rules *r, int talon_card)
 {
-    b->first = 0;
+    b->first = b->to_move = 0;
     b->lead_suit = (int8_t)CARD_SUIT(talon_card);
     b->win_seat = NOBODY;
     b->win_card = r->four_players ? (int8_t)talon_card : NO_CARD;
@@ -52,7 +78,7 @@ void board_from_position(board *b, const pdd_position *p, const rules *r)
     if (p->talon_count > 0) {
         start_talon_trick(b, r, p->talon[0]);
     } else {
-        b->first = (int8_t)p->leader;
+        b->first = b->to_move = (int8_t)p->leader;
         b->lead_suit = -1;
         b->win_seat = NOBODY;
         b->win_card = NO_CARD;
@@ -96,16 +122,18 @@ static uint32_t live_cards(const board *b)
 uint32_t equivalence_representatives(const board *b, uint32_t moves, int seat)
 {
     uint32_t live = live_cards(b);
-    uint32_t own = b->hand[seat];
     uint32_t reps = 0;
-    /* A card is a representative unless the next higher live card of its suit
-     * is also ours: then the two are interchangeable and we keep the higher. */
-    for (uint32_t m = moves; m; m &= m - 1) {
-        int c = lowest_card(m);
-        uint32_t above = live & SUIT_MASK(CARD_SUIT(c)) & ~((2u << c) - 1);
-        if (!above || !(own & (1u << lowest_card(above))))
-            reps |= 1u << c;
+    /* Among the live cards of a suit, a card of ours whose next higher live
+     * card is also ours is interchangeable with it: keep the top of each run. */
+    for (int s = 0; s < 4; s++) {
+        unsigned own = suit_bits(moves, s);
+        if (!own)
+            continue;
+        unsigned l = suit_bits(live, s);
+        unsigned rel = rank_compress[l][own];
+        reps |= (uint32_t)rank_expand[l][rel & ~(rel >> 1)] << (8 * s);
     }
+    (void)seat;
     return reps;
 }
 
@@ -145,6 +173,7 @@ static void finish_trick(board *b, const rules *r)
     } else {
         b->first = b->win_seat;
     }
+    b->to_move = b->first;
     b->lead_suit = -1;
     b->win_seat = NOBODY;
     b->win_card = NO_CARD;
@@ -162,6 +191,7 @@ void play_card(board *b, const rules *r, int card)
         b->win_card = (int8_t)card;
         b->win_seat = (int8_t)seat;
     }
+    b->to_move = (int8_t)next_seat(seat);
     if (++b->ncards == 3)
         finish_trick(b, r);
 }

@@ -21,6 +21,7 @@ typedef struct board {
     uint32_t hand[3];
     uint32_t on_trick;   /* cards on the current trick (they still count for equivalence) */
     int8_t first;        /* seat that plays first to the current trick */
+    int8_t to_move;      /* seat to play next (kept, not derived: % 3 is slow) */
     int8_t ncards;       /* cards played to the current trick */
     int8_t lead_suit;    /* suit of the trick, -1 before the lead */
     int8_t win_seat;     /* seat winning the trick so far, NOBODY if none (or the dealer) */
@@ -41,11 +42,22 @@ typedef struct rules {
     int max_seat[3];
 } rules;
 
-static inline int seat_to_move(const board *b) { return (b->first + b->ncards) % 3; }
+static inline int seat_to_move(const board *b) { return b->to_move; }
+static inline int next_seat(int seat) { return seat == 2 ? 0 : seat + 1; }
 static inline int at_trick_start(const board *b) { return b->ncards == 0 && b->talon_left == 0; }
 static inline int lowest_card(uint32_t m) { return __builtin_ctz(m); }
 static inline int highest_card(uint32_t m) { return 31 - __builtin_clz(m); }
 static inline int popcount(uint32_t m) { return __builtin_popcount(m); }
+
+/* Rank tables, indexed [live cards of a suit][cards of that suit]:
+ * rank_compress renumbers the cards among the live ones (lowest live card =
+ * bit 0, a software PEXT); rank_expand is its inverse (PDEP). Filled once by
+ * rank_tables_init (thread-safe), read-only afterwards. */
+extern uint8_t rank_compress[256][256];
+extern uint8_t rank_expand[256][256];
+void rank_tables_init(void);
+
+static inline unsigned suit_bits(uint32_t cards, int suit) { return (cards >> (8 * suit)) & 0xFF; }
 
 void rules_init(rules *r, const pdd_position *p);
 /* Build the search board from a validated position. */

@@ -14,37 +14,43 @@ static int good_winner(const rules *r, int seat, int winner)
     return (winner == r->declarer) == r->max_seat[seat];
 }
 
-/* Highest live card of a suit held by anyone but seat, or -1. */
-static int best_other(const board *b, int seat, int suit)
+/* What every card's score needs, worked out once per node. */
+typedef struct order_context {
+    const board *b;
+    const rules *r;
+    int seat;
+    uint32_t others;       /* live cards held by the other two seats */
+} order_context;
+
+/* Highest live card of a suit held by another seat, or -1. */
+static int best_other(const order_context *x, int suit)
 {
-    uint32_t other = (b->hand[0] | b->hand[1] | b->hand[2]) & ~b->hand[seat] & SUIT_MASK(suit);
+    uint32_t other = x->others & SUIT_MASK(suit);
     return other ? highest_card(other) : -1;
 }
 
-static int lead_score(const board *b, const rules *r, int seat, int card)
+static int lead_score(const order_context *x, int card)
 {
+    const board *b = x->b;
+    const rules *r = x->r;
+    int seat = x->seat, declarer = r->declarer;
     int suit = CARD_SUIT(card), rank = CARD_RANK(card);
-    uint32_t live = b->hand[0] | b->hand[1] | b->hand[2];
-    int top_other = best_other(b, seat, suit);
-    int declarer = r->declarer;
+    int top_other = best_other(x, suit);
     if (r->objective == PDD_TRICKS) {
         int score = 0;
         if (card > top_other)
             score += 60;                       /* a winner: cash it */
         if (suit == r->trump && seat == declarer)
             score += 20;                       /* draw trumps */
-        if (seat != declarer && suit != r->trump) {
-            /* Defenders: a suit the declarer cannot win cheaply. */
-            uint32_t dec = b->hand[declarer] & SUIT_MASK(suit);
-            if (!dec) score -= 10;
-        }
+        if (seat != declarer && suit != r->trump && !(b->hand[declarer] & SUIT_MASK(suit)))
+            score -= 10;                       /* the declarer may ruff or discard */
         return score + (card > top_other ? rank : -rank);
     }
     /* Misere. */
     uint32_t dec = b->hand[declarer] & SUIT_MASK(suit);
     if (seat == declarer) {
         /* A safe exit: a low card under some opponent's card of the suit. */
-        uint32_t higher_other = live & ~b->hand[seat] & SUIT_MASK(suit) & ~((2u << card) - 1);
+        uint32_t higher_other = x->others & SUIT_MASK(suit) & ~((2u << card) - 1);
         return (higher_other ? 50 + popcount(higher_other) : 0) - rank;
     }
     /* Defenders: lead low where the declarer has no card under ours. */
@@ -54,8 +60,11 @@ static int lead_score(const board *b, const rules *r, int seat, int card)
     return (dec_lower ? 0 : 40) + popcount(dec) - rank;
 }
 
-static int follow_score(const board *b, const rules *r, int seat, int card)
+static int follow_score(const order_context *x, int card, int top_other_lead)
 {
+    const board *b = x->b;
+    const rules *r = x->r;
+    int seat = x->seat;
     int rank = CARD_RANK(card);
     int wins = card_beats(card, b->win_card, b->lead_suit, r->trump);
     int winner_now = wins ? seat : b->win_seat;
@@ -67,13 +76,12 @@ static int follow_score(const board *b, const rules *r, int seat, int card)
         return misere ? rank : -rank;
     }
     /* Second to play: the third seat can still change the winner. */
-    int third = (seat + 1) % 3;
     if (good_winner(r, seat, b->win_seat) && !wins)
         return 50 + (misere ? rank : -rank);   /* leave it as it is */
     if (!misere) {
         if (wins) {
-            int top_third = best_other(b, seat, CARD_SUIT(card));
-            int safe = card > top_third || !(b->hand[third] & SUIT_MASK(b->lead_suit));
+            int third = next_seat(seat);
+            int safe = card > top_other_lead || !(b->hand[third] & SUIT_MASK(b->lead_suit));
             return (safe ? 80 : 30) - rank;
         }
         return -rank;
@@ -86,14 +94,15 @@ static int follow_score(const board *b, const rules *r, int seat, int card)
 
 int order_moves(const board *b, const rules *r, uint32_t moves, int hint, int out[10])
 {
-    int seat = seat_to_move(b);
+    order_context x = {b, r, seat_to_move(b), 0};
+    x.others = (b->hand[0] | b->hand[1] | b->hand[2]) & ~b->hand[x.seat];
+    int leading = b->ncards == 0 && b->lead_suit < 0;
+    int top_other_lead = leading ? -1 : best_other(&x, b->lead_suit);
     int score[10], n = 0;
     for (uint32_t m = moves; m; m &= m - 1) {
         int c = lowest_card(m);
-        int s = b->ncards == 0 && b->lead_suit < 0 ? lead_score(b, r, seat, c)
-                                                   : follow_score(b, r, seat, c);
-        if (c == hint)
-            s = 1 << 20;
+        int s = c == hint ? 1 << 20
+              : leading ? lead_score(&x, c) : follow_score(&x, c, top_other_lead);
         /* Insertion sort: at most 10 cards. */
         int i = n++;
         while (i > 0 && score[i - 1] < s) {

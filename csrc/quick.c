@@ -4,17 +4,11 @@
 #include "quick.h"
 
 /* How many of the suit's top live cards the seat holds in an unbroken run. */
-static int top_run(uint32_t own, uint32_t live)
+static int top_run(unsigned own, unsigned live)
 {
-    int run = 0;
-    while (live) {
-        int top = highest_card(live);
-        if (!(own & (1u << top)))
-            break;
-        run++;
-        live &= ~(1u << top);
-    }
-    return run;
+    int n = popcount(live);
+    unsigned missing = ~rank_compress[live][own] & ((1u << n) - 1);
+    return missing ? n - 1 - highest_card(missing) : n;
 }
 
 int quick_tricks(const board *b, const rules *r)
@@ -27,7 +21,7 @@ int quick_tricks(const board *b, const rules *r)
         uint32_t suit = SUIT_MASK(s);
         if (!(own & suit) || s == r->trump)
             continue;   /* trumps are counted by master_trumps */
-        int run = top_run(own & suit, live & suit);
+        int run = top_run(suit_bits(own, s), suit_bits(live, s));
         if (run && r->trump != PDD_NO_TRUMP) {
             /* A player out of the suit who holds a trump must ruff: the run
              * is safe only for as many rounds as such a player can follow.

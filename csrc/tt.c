@@ -1,33 +1,13 @@
 /*
  * tt.c - transposition table: relative-rank keys, set-associative buckets.
  */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "tt.h"
 
-/* compress8[live][held]: the held cards renumbered among the live ones, lowest
- * live card = bit 0 (a software PEXT). Read-only after the one-time init. */
-static uint8_t compress8[256][256];
-static pthread_once_t compress_once = PTHREAD_ONCE_INIT;
-
-static void compress_init(void)
-{
-    for (int live = 0; live < 256; live++)
-        for (int held = 0; held < 256; held++) {
-            int out = 0, k = 0;
-            for (int bit = 0; bit < 8; bit++) {
-                if (!(live & (1 << bit))) continue;
-                if (held & (1 << bit)) out |= 1 << k;
-                k++;
-            }
-            compress8[live][held] = (uint8_t)out;
-        }
-}
-
 int tt_init(tt *t, size_t bytes)
 {
-    pthread_once(&compress_once, compress_init);
+    rank_tables_init();
     size_t bucket_bytes = sizeof(tt_entry) * TT_WAYS;
     size_t buckets = 1;
     while (buckets * 2 * bucket_bytes <= bytes)
@@ -70,8 +50,8 @@ tt_key tt_make_key(const board *b, const rules *r)
     uint32_t live = b->hand[0] | b->hand[1] | b->hand[2];
     for (int s = 0; s < 4; s++) {
         unsigned l = (live >> (8 * s)) & 0xFF;
-        rel0 |= (uint32_t)compress8[l][(b->hand[0] >> (8 * s)) & 0xFF] << (8 * s);
-        rel1 |= (uint32_t)compress8[l][(b->hand[1] >> (8 * s)) & 0xFF] << (8 * s);
+        rel0 |= (uint32_t)rank_compress[l][(b->hand[0] >> (8 * s)) & 0xFF] << (8 * s);
+        rel1 |= (uint32_t)rank_compress[l][(b->hand[1] >> (8 * s)) & 0xFF] << (8 * s);
         counts |= (uint32_t)popcount(l) << (4 * s);
     }
     k.ranks = rel0 | ((uint64_t)rel1 << 32);
