@@ -92,8 +92,69 @@ static int follow_score(const order_context *x, int card, int top_other_lead)
     return wins ? rank : 20 - rank;
 }
 
-int order_moves(const board *b, const rules *r, uint32_t moves, int hint, int out[10])
+/* The cards of `moves` that would take the trick as it stands. */
+static uint32_t winning_moves(const board *b, const rules *r, uint32_t moves)
 {
+    if (b->win_card == NO_CARD)
+        return moves & (SUIT_MASK(b->lead_suit) | (r->trump < 4 ? SUIT_MASK(r->trump) : 0));
+    int win_suit = CARD_SUIT(b->win_card);
+    uint32_t above = moves & SUIT_MASK(win_suit) & ~((2u << b->win_card) - 1);
+    if (r->trump < 4 && win_suit != r->trump)
+        above |= moves & SUIT_MASK(r->trump);      /* a ruff beats any side card */
+    return above;
+}
+
+#define RANK_ROW 0x01010101u   /* one rank in every suit */
+
+/* Cards by rank, lowest first, whatever their suits (a discard of a low card
+ * in any suit is as cheap as in another). */
+static int append_low_first(uint32_t cards, int out[10], int n)
+{
+    for (int rank = 0; rank < 8 && cards; rank++)
+        for (uint32_t row = cards & (RANK_ROW << rank); row; row &= row - 1) {
+            out[n++] = lowest_card(row);
+            cards &= ~(1u << lowest_card(row));
+        }
+    return n;
+}
+
+static int append_high_first(uint32_t cards, int out[10], int n)
+{
+    for (int rank = 7; rank >= 0 && cards; rank--)
+        for (uint32_t row = cards & (RANK_ROW << rank); row; row &= row - 1) {
+            out[n++] = lowest_card(row);
+            cards &= ~(1u << lowest_card(row));
+        }
+    return n;
+}
+
+/* The last card of a trick decides its winner, so the order follows from two
+ * questions: is winning it good for this seat, is losing it good? Cheap cards
+ * first in a trick contract; in misere high cards go first, since shedding
+ * them (or winning with them when a trick must be won) is what matters. */
+static int order_last_to_play(const board *b, const rules *r, uint32_t moves, int out[10])
+{
+    int seat = seat_to_move(b);
+    uint32_t winners = winning_moves(b, r, moves), losers = moves & ~winners;
+    int win_good = good_winner(r, seat, seat), lose_good = good_winner(r, seat, b->win_seat);
+    int misere = r->objective != PDD_TRICKS;
+    int n = 0;
+    if (win_good && !lose_good) {
+        n = append_low_first(winners, out, n);
+        return misere ? append_high_first(losers, out, n) : append_low_first(losers, out, n);
+    }
+    if (lose_good && !win_good) {
+        n = misere ? append_high_first(losers, out, n) : append_low_first(losers, out, n);
+        return misere ? append_high_first(winners, out, n) : append_low_first(winners, out, n);
+    }
+    return misere ? append_high_first(moves, out, 0) : append_low_first(moves, out, 0);
+}
+
+int order_moves(const board *b, const rules *r, uint32_t moves, int hint,
+                const uint32_t history[32], int out[10])
+{
+    if (b->ncards == 2)
+        return order_last_to_play(b, r, moves, out);
     order_context x = {b, r, seat_to_move(b), 0};
     x.others = (b->hand[0] | b->hand[1] | b->hand[2]) & ~b->hand[x.seat];
     int leading = b->ncards == 0 && b->lead_suit < 0;
@@ -102,7 +163,7 @@ int order_moves(const board *b, const rules *r, uint32_t moves, int hint, int ou
     for (uint32_t m = moves; m; m &= m - 1) {
         int c = lowest_card(m);
         int s = c == hint ? 1 << 20
-              : leading ? lead_score(&x, c) : follow_score(&x, c, top_other_lead);
+              : leading ? (int)(history[c] >> 2) + lead_score(&x, c) : follow_score(&x, c, top_other_lead);
         /* Insertion sort: at most 10 cards. */
         int i = n++;
         while (i > 0 && score[i - 1] < s) {

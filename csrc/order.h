@@ -9,7 +9,10 @@
 #include "board.h"
 
 /* Write the cards of `moves` into out[] best first and answer how many.
- * `hint` (a card, or NO_CARD) goes first when it is among the moves. */
-int order_moves(const board *b, const rules *r, uint32_t moves, int hint, int out[10]);
+ * `hint` (a card, or NO_CARD) goes first when it is among the moves; the
+ * seat's `history` (cut-offs its leads caused in this search, weighted by
+ * depth) adds to the heuristic score of a lead. */
+int order_moves(const board *b, const rules *r, uint32_t moves, int hint,
+                const uint32_t history[32], int out[10]);
 
 #endif

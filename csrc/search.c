@@ -101,7 +101,7 @@ static int search(pdd_solver *S, const board *b, int target)
         moves = equivalence_representatives(b, moves, seat);
     int cards[10], n;
     if (options & PDD_OPT_ORDER) {
-        n = order_moves(b, r, moves, hint, cards);
+        n = order_moves(b, r, moves, hint, S->history[seat], cards);
     } else {
         n = 0;
         for (uint32_t m = moves; m; m &= m - 1)
@@ -121,8 +121,11 @@ static int search(pdd_solver *S, const board *b, int target)
             best = v;
             best_card = cards[i];
         }
-        if (maximise ? best >= target : best < target)
+        if (maximise ? best >= target : best < target) {
+            if (b->ncards == 0)
+                S->history[seat][cards[i]] += b->tricks_left * b->tricks_left;
             break;
+        }
     }
 
     if (boundary && (options & PDD_OPT_TT)) {

@@ -15,6 +15,7 @@ struct pdd_solver {
     atomic_int stop_requested;
     int stopped;           /* the search under way saw the stop request */
     pdd_stats stats;
+    uint32_t history[3][32];  /* cut-offs by seat and card: move ordering only */
 };
 
 /* Null-window search: 1 if the declarer's total tricks reach target under the
