@@ -29,6 +29,38 @@ static int best_other(const order_context *x, int suit)
     return other ? highest_card(other) : -1;
 }
 
+/* Misere lead. The declarer looks for an exit that some defender must
+ * overtake (that defender holds only higher cards of the suit); among those the
+ * highest, which keeps his low cards for later exits. A defender looks for a
+ * lead that forces the declarer to win: all the declarer's cards of the suit
+ * are above it and the partner can stay under the declarer's lowest. */
+static int misere_lead_score(const order_context *x, int card)
+{
+    const board *b = x->b;
+    int seat = x->seat, declarer = x->r->declarer;
+    int suit = CARD_SUIT(card), rank = CARD_RANK(card);
+    uint32_t sm = SUIT_MASK(suit);
+    uint32_t dec = b->hand[declarer] & sm;
+    if (seat == declarer) {
+        for (int o = 1; o <= 2; o++) {
+            uint32_t theirs = b->hand[(seat + o) % 3] & sm;
+            if (theirs && lowest_card(theirs) > card)
+                return 100 + rank;             /* a sure exit */
+        }
+        uint32_t higher_other = x->others & sm & ~((2u << card) - 1);
+        return (higher_other ? 50 + popcount(higher_other) : 0) - rank;
+    }
+    if (!dec)
+        return -20 - rank;
+    int partner = 3 - seat - declarer;
+    int dec_low = lowest_card(dec);
+    uint32_t part = b->hand[partner] & sm;
+    if (card < dec_low && (!part || lowest_card(part) < dec_low))
+        return 100 + rank;                     /* the declarer must win it */
+    uint32_t dec_lower = dec & ((1u << card) - 1);
+    return (dec_lower ? 0 : 40) + popcount(dec) - rank;
+}
+
 static int lead_score(const order_context *x, int card)
 {
     const board *b = x->b;
@@ -46,18 +78,22 @@ static int lead_score(const order_context *x, int card)
             score -= 10;                       /* the declarer may ruff or discard */
         return score + (card > top_other ? rank : -rank);
     }
-    /* Misere. */
-    uint32_t dec = b->hand[declarer] & SUIT_MASK(suit);
-    if (seat == declarer) {
-        /* A safe exit: a low card under some opponent's card of the suit. */
-        uint32_t higher_other = x->others & SUIT_MASK(suit) & ~((2u << card) - 1);
-        return (higher_other ? 50 + popcount(higher_other) : 0) - rank;
-    }
-    /* Defenders: lead low where the declarer has no card under ours. */
-    if (!dec)
-        return -20 - rank;
-    uint32_t dec_lower = dec & ((1u << card) - 1);
-    return (dec_lower ? 0 : 40) + popcount(dec) - rank;
+    return misere_lead_score(x, card);
+}
+
+/* Misere, the declarer second to play after a defender's lead: a card is safe
+ * when it stays under the card led or under every card of the suit that the
+ * third seat holds (he must follow and overtake). Safe cards come first, the
+ * highest first; if none is safe he wins the trick and sheds his highest. */
+static int declarer_second_score(const board *b, int third, int card)
+{
+    uint32_t theirs = b->hand[third] & SUIT_MASK(b->lead_suit);
+    int bar = b->win_card;
+    if (theirs && lowest_card(theirs) > bar)
+        bar = lowest_card(theirs);
+    if (CARD_SUIT(card) != b->lead_suit || card < bar)
+        return 60 + CARD_RANK(card);
+    return CARD_RANK(card);
 }
 
 static int follow_score(const order_context *x, int card, int top_other_lead)
@@ -88,7 +124,7 @@ static int follow_score(const order_context *x, int card, int top_other_lead)
     }
     /* Misere, second to play and the current winner is bad for us. */
     if (seat == r->declarer)
-        return wins ? -rank : 60 + rank;       /* the highest card that ducks */
+        return declarer_second_score(b, next_seat(seat), card);
     return wins ? rank : 20 - rank;
 }
 

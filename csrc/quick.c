@@ -64,3 +64,145 @@ void master_trumps(const board *b, const rules *r, int *declarer_sure, int *defe
     int a = above_all(left, own), c = above_all(right, own);
     *defence_sure = a > c ? a : c;
 }
+
+/* Misere bound helpers. Only defenders' cards can stop the declarer's card
+ * from winning a trick of its suit, and they only ever lose cards, so "every
+ * defender card of the suit is below (above) mine" stays true once true. */
+typedef struct misere_suits {
+    uint32_t dec[4], def[4];   /* the declarer's and both defenders' cards per suit */
+} misere_suits;
+
+static void split_suits(const board *b, const rules *r, misere_suits *m)
+{
+    int d = r->declarer;
+    uint32_t defence = b->hand[(d + 1) % 3] | b->hand[(d + 2) % 3];
+    for (int s = 0; s < 4; s++) {
+        m->dec[s] = b->hand[d] & SUIT_MASK(s);
+        m->def[s] = defence & SUIT_MASK(s);
+    }
+}
+
+/* Every card of the declarer beats every defender card of its suit. */
+static int all_masters(const misere_suits *m)
+{
+    for (int s = 0; s < 4; s++)
+        if (m->dec[s] && m->def[s] && highest_card(m->def[s]) > lowest_card(m->dec[s]))
+            return 0;
+    return 1;
+}
+
+/* The declarer can duck every defender lead of the suit for good: his i-th
+ * lowest card is below the defenders' i-th lowest, for every i they both
+ * reach. Against a lead x he plays his highest card under x (his lowest is
+ * under theirs, so one exists), and when void elsewhere he discards his top
+ * card of a suit; both moves keep the pairing, as does any defender card
+ * leaving. Defenders never lead a suit they lack, so it may be his alone. */
+static int duckable(uint32_t dec, uint32_t def)
+{
+    while (dec && def) {
+        if (lowest_card(dec) > lowest_card(def))
+            return 0;
+        dec &= dec - 1;
+        def &= def - 1;
+    }
+    return 1;
+}
+
+/* Declarer on lead: an exit that keeps every suit duckable. He leads his top
+ * card of a suit that some defender holds only above it, so that defender
+ * must win, and removing a top card keeps the pairing. */
+static int declarer_top_exit(const board *b, int d)
+{
+    for (int s = 0; s < 4; s++) {
+        uint32_t own = b->hand[d] & SUIT_MASK(s);
+        if (!own)
+            continue;
+        for (int o = 1; o <= 2; o++) {
+            uint32_t theirs = b->hand[(d + o) % 3] & SUIT_MASK(s);
+            if (theirs && lowest_card(theirs) > highest_card(own))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* The declarer never wins another trick: every suit is duckable and he is
+ * not on lead, or on lead with an exit that keeps them so (after which he
+ * never wins, so never leads again). */
+static int declarer_safe(const board *b, const misere_suits *m, int d)
+{
+    for (int s = 0; s < 4; s++)
+        if (!duckable(m->dec[s], m->def[s]))
+            return 0;
+    return b->first != d || declarer_top_exit(b, d);
+}
+
+/* The declarer on lead has a sure exit: a card that some defender, holding
+ * only higher cards of its suit, must overtake. */
+static int declarer_can_exit(const board *b, int d)
+{
+    for (int s = 0; s < 4; s++) {
+        uint32_t own = b->hand[d] & SUIT_MASK(s);
+        if (!own)
+            continue;
+        for (int o = 1; o <= 2; o++) {
+            uint32_t theirs = b->hand[(d + o) % 3] & SUIT_MASK(s);
+            if (theirs && lowest_card(theirs) > lowest_card(own))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* The defender on lead can force the declarer to win this trick: he leads
+ * under all the declarer's cards of a suit while his partner can stay under
+ * the declarer's lowest (a lower card, or none of the suit to discard). */
+static int defender_can_force(const board *b, int d)
+{
+    int leader = b->first, partner = 3 - leader - d;
+    for (int s = 0; s < 4; s++) {
+        uint32_t own = b->hand[leader] & SUIT_MASK(s), dec = b->hand[d] & SUIT_MASK(s);
+        if (!own || !dec || lowest_card(own) > lowest_card(dec))
+            continue;
+        uint32_t partner_cards = b->hand[partner] & SUIT_MASK(s);
+        if (!partner_cards || lowest_card(partner_cards) < lowest_card(dec))
+            return 1;
+    }
+    return 0;
+}
+
+/* Does the leader hold a card of a suit in which the declarer has cards? */
+static int leader_meets_declarer(const misere_suits *m, const board *b)
+{
+    for (int s = 0; s < 4; s++)
+        if (m->dec[s] && (b->hand[b->first] & SUIT_MASK(s)))
+            return 1;
+    return 0;
+}
+
+void misere_bounds(const board *b, const rules *r, int *lower, int *upper)
+{
+    int d = r->declarer, n = b->tricks_left;
+    misere_suits m;
+    *lower = 0;
+    *upper = n;
+    if (r->trump != PDD_NO_TRUMP)
+        return;
+    split_suits(b, r, &m);
+    /* Only masters: each lead of his own wins and keeps him on lead; a
+     * defender's lead of one of his suits makes him win and then lead. */
+    if (all_masters(&m) && (b->first == d || leader_meets_declarer(&m, b))) {
+        *lower = n;
+        return;
+    }
+    if (declarer_safe(b, &m, d)) {
+        *upper = 0;
+        return;
+    }
+    /* The trick about to start is settled already: either the declarer must
+     * win it, or he can surely lose it. */
+    if (b->first == d ? !declarer_can_exit(b, d) : defender_can_force(b, d))
+        *lower = 1;
+    else
+        *upper = n - 1;
+}

@@ -19,4 +19,9 @@ int quick_tricks(const board *b, const rules *r);
  * declarer's and the defenders' counts (0 in no trump). */
 void master_trumps(const board *b, const rules *r, int *declarer_sure, int *defence_sure);
 
+/* Misere, no trump, at a trick start: bounds on the declarer's future tricks
+ * (lower <= value - tricks taken <= upper), each proved by a strategy that
+ * the side concerned can always follow. */
+void misere_bounds(const board *b, const rules *r, int *lower, int *upper);
+
 #endif

@@ -79,6 +79,14 @@ static int search(pdd_solver *S, const board *b, int target)
                     hint = relative_to_card(b, e->best);
             }
         }
+        if ((options & PDD_OPT_QUICK) && r->objective != PDD_TRICKS) {
+            int lower, upper;
+            misere_bounds(b, r, &lower, &upper);
+            if (low + lower >= target)
+                return low + lower;
+            if (low + upper < target)
+                return low + upper;
+        }
         if ((options & PDD_OPT_QUICK) && r->objective == PDD_TRICKS) {
             int cash = quick_tricks(b, r), declarer_sure, defence_sure;
             master_trumps(b, r, &declarer_sure, &defence_sure);
