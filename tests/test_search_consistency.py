@@ -1,0 +1,64 @@
+"""The optimised search against simpler searches built from the same code.
+
+Plain alpha-beta (every enhancement off) is far too slow for full deals, so it
+is compared on 7-card endgames; on full deals the reference is the search with
+the transposition table alone (it stores only proven bounds; its exactness is
+checked against the brute force in test_brute_force.py)."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from solver import Card, Contract, ContractKind, Deal, Hand, Position, Solver
+from solver.engine import OPT_ALL, OPT_NONE
+from solver._core import lib
+
+OBJECTIVES = ["trump", "nt", "misere"]
+
+
+def deal_of(rng: random.Random, size: int) -> Deal:
+    cards = rng.sample(range(32), 3 * size)
+    return Deal(tuple(Hand.from_cards(Card.from_index(c) for c in cards[k * size:(k + 1) * size])
+                      for k in range(3)))
+
+
+def position(rng: random.Random, size: int, objective: str) -> Position:
+    if objective == "misere":
+        contract = Contract(ContractKind.MISERE)
+    else:
+        contract = Contract(ContractKind.TRICKS, 6, 4 if objective == "nt" else rng.randrange(4))
+    return Position.start(deal_of(rng, size), contract, rng.randrange(3), rng.randrange(3))
+
+
+def solver_with(options: int) -> Solver:
+    solver = Solver(table_mib=8)
+    solver.set_options(options)
+    return solver
+
+
+@pytest.mark.parametrize("objective", OBJECTIVES)
+def test_full_deals_against_table_only_search(objective: str) -> None:
+    rng = random.Random(f"full-{objective}")
+    optimised, reference = solver_with(OPT_ALL), solver_with(lib.PDD_OPT_TT)
+    for _ in range(100):
+        p = position(rng, 10, objective)
+        assert optimised.solve(p) == reference.solve(p), p
+
+
+@pytest.mark.parametrize("objective", OBJECTIVES)
+def test_endgames_against_plain_alpha_beta(objective: str) -> None:
+    rng = random.Random(f"plain-{objective}")
+    optimised, plain = solver_with(OPT_ALL), solver_with(OPT_NONE)
+    for _ in range(60):
+        p = position(rng, 7, objective)
+        assert optimised.solve(p) == plain.solve(p), p
+
+
+@pytest.mark.parametrize("objective", OBJECTIVES)
+def test_first_lead_values_on_full_deals(objective: str) -> None:
+    rng = random.Random(f"cards-{objective}")
+    optimised, reference = solver_with(OPT_ALL), solver_with(lib.PDD_OPT_TT)
+    for _ in range(15):
+        p = position(rng, 10, objective)
+        assert optimised.card_values(p) == reference.card_values(p), p
