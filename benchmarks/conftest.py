@@ -22,6 +22,11 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
         means[bench.name] = info["mean_ms"]
         write(f"  {bench.name:<55} mean {info['mean_ms']:>9.4f}  p99 {info['p99_ms']:>8.3f}  "
               f"nodes {info['nodes_per_solve']:>9}  hits {info['tt_hit_rate']:.2f}")
+    for kind in ("trump", "nt", "misere"):
+        base = means.get(f"test_full_deals_against_table_only[{kind}-table-only]")
+        best = means.get(f"test_full_deals_against_table_only[{kind}-optimised]")
+        if base and best:
+            write(f"  optimised vs table-only search, full deals, {kind}: {base / best:.1f}x faster")
     base = means.get("test_endgames_against_baseline[baseline]")
     best = means.get("test_endgames_against_baseline[optimised]")
     if base and best:

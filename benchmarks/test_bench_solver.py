@@ -19,6 +19,7 @@ import pytest
 from deals import random_positions, realistic_positions
 from solver import Card, Deal, Hand, Position, Solver
 from solver.engine import OPT_ALL, OPT_NONE
+from solver._core import lib
 
 DEALS = 1000
 KINDS = ["trump", "nt", "misere"]
@@ -72,6 +73,27 @@ def test_realistic_deals(benchmark, kind: str) -> None:
 
 def test_first_lead_card_values(benchmark) -> None:
     run_set(benchmark, Solver(), random_positions(300, "trump"), lambda s, p: s.card_values(p))
+
+
+def test_fixed_hands_table(benchmark) -> None:
+    """3 declarers x 5 strains + 3 misères, the hands as dealt, seat 0 leads."""
+    from solver import deal_table
+    from deals import random_deal
+    rng = random.Random(99)
+    deals = [Deal(random_deal(rng).hands) for _ in range(100)]
+    positions = [Position.start(d, "6s", 0) for d in deals]   # carries the deal
+    run_set(benchmark, Solver(), positions,
+            lambda s, p: deal_table(Deal(p.hands), solver=s))
+
+
+@pytest.mark.parametrize("options", [lib.PDD_OPT_TT, OPT_ALL], ids=["table-only", "optimised"])
+@pytest.mark.parametrize("kind", KINDS)
+def test_full_deals_against_table_only(benchmark, kind: str, options: int) -> None:
+    """The ratio on full deals, against the search with only the table on
+    (plain alpha-beta needs tens of seconds per full deal)."""
+    solver = Solver()
+    solver.set_options(options)
+    run_set(benchmark, solver, random_positions(100, kind, seed=5), solve)
 
 
 def endgames(count: int, size: int, seed: int = 77) -> list[Position]:

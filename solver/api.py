@@ -79,13 +79,18 @@ class DealTable:
     leader: int = 0
 
 
-def deal_table(deal: Deal | str, leader: int = 0) -> DealTable:
-    """Solve every seat as declarer in all five strains and in misère."""
+def deal_table(deal: Deal | str, leader: int = 0, solver: Solver | None = None) -> DealTable:
+    """Solve every seat as declarer in all five strains and in misère (with
+    ``solver``, or the calling thread's)."""
     deal = Deal.parse(deal) if isinstance(deal, str) else deal
+    solver = solver or thread_solver()
+
+    def value(contract: Contract, seat: int) -> int:
+        return solver.solve(Position.start(deal, contract, seat, leader))
+
     tricks = tuple(
-        tuple(solve(deal, Contract(ContractKind.TRICKS, 6, strain), seat, leader)
-              for strain in range(NO_TRUMP + 1))
+        tuple(value(Contract(ContractKind.TRICKS, 6, strain), seat) for strain in range(NO_TRUMP + 1))
         for seat in range(3)
     )
-    misere = tuple(solve_misere(deal, seat, leader) for seat in range(3))
+    misere = tuple(value(Contract(ContractKind.MISERE), seat) for seat in range(3))
     return DealTable(tricks, misere, leader)  # type: ignore[arg-type]
