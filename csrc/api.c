@@ -244,6 +244,13 @@ static int card_values(pdd_solver *S, const board *b, int values[32], uint32_t *
     int seat = seat_to_move(b);
     uint32_t moves = legal_moves(b, &S->rules);
     uint32_t todo = moves;
+    /* Most cards keep the position's value: for a seat that wants more, no
+     * card is worth more than the value, so "at least the value?" settles
+     * most of them in one probe (for the other side, "more than it?"). */
+    int value = search_value(S, b);
+    if (S->stopped)
+        return PDD_ERR_STOPPED;
+    int first_target = S->rules.max_seat[seat] ? value : value + 1;
     for (int c = 0; c < 32; c++)
         values[c] = -1;
     while (todo) {
@@ -251,7 +258,7 @@ static int card_values(pdd_solver *S, const board *b, int values[32], uint32_t *
         uint32_t same = equivalence_class(b, seat, card) & moves;
         board child = *b;
         play_card(&child, &S->rules, card);
-        int v = search_value(S, &child);
+        int v = search_value_from(S, &child, first_target);
         if (S->stopped)
             return PDD_ERR_STOPPED;
         for (uint32_t m = same; m; m &= m - 1)

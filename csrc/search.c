@@ -152,12 +152,14 @@ int search_probe(pdd_solver *S, const board *b, int target)
     return search(S, b, target) >= target;
 }
 
-int search_value(pdd_solver *S, const board *b)
+int search_value_from(pdd_solver *S, const board *b, int first_target)
 {
     int lower = b->dtricks, upper = b->dtricks + b->tricks_left;
+    int target = first_target;
     /* Bisect, letting each fail-soft answer move a bound past the target. */
     while (lower < upper) {
-        int target = (lower + upper + 1) / 2;
+        if (target <= lower || target > upper)
+            target = (lower + upper + 1) / 2;
         S->stats.probes++;
         int v = search(S, b, target);
         if (S->stopped)
@@ -166,6 +168,12 @@ int search_value(pdd_solver *S, const board *b)
             lower = v;
         else
             upper = v;
+        target = -1;
     }
     return lower;
+}
+
+int search_value(pdd_solver *S, const board *b)
+{
+    return search_value_from(S, b, -1);
 }

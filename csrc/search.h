@@ -23,5 +23,8 @@ struct pdd_solver {
 int search_probe(pdd_solver *S, const board *b, int target);
 /* The exact value by a sequence of probes (MTD(f) style). */
 int search_value(pdd_solver *S, const board *b);
+/* The same, asking "is it at least first_target?" first (a good guess saves
+ * probes: e.g. a child's value is usually its parent's). */
+int search_value_from(pdd_solver *S, const board *b, int first_target);
 
 #endif
