@@ -55,7 +55,11 @@ tt_key tt_make_key(const board *b, const rules *r)
         counts |= (uint32_t)popcount(l) << (4 * s);
     }
     k.ranks = rel0 | ((uint64_t)rel1 << 32);
-    k.shape = counts | (uint32_t)b->first << 16 | (uint32_t)r->trump << 18
+    /* Once the trumps are gone the play is that of no trump, so such
+     * positions share entries with the no-trump search (the deal's table
+     * solves every strain of the same hands). */
+    int trump = r->trump != PDD_NO_TRUMP && (live & SUIT_MASK(r->trump)) ? r->trump : PDD_NO_TRUMP;
+    k.shape = counts | (uint32_t)b->first << 16 | (uint32_t)trump << 18
             | (uint32_t)r->objective << 21 | (uint32_t)r->declarer << 22;
     return k;
 }
