@@ -7,7 +7,7 @@ SOURCES := pyproject.toml $(wildcard csrc/*.c csrc/*.h csrc/*.py)
 EXAMPLE_DEAL := AQ7.K98.KT.QJ K.AQ7.AQ7.T87 JT98.JT.98.A9 ..J.K
 SANITIZE_DIR := build/sanitize
 
-.PHONY: install test demo bench sanitize clean
+.PHONY: install test demo bench sanitize clean proto serve
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -20,7 +20,22 @@ $(INSTALLED): $(BIN)/python $(SOURCES)
 
 install: $(INSTALLED)
 
-test: $(INSTALLED)
+# gRPC code generated from protos/ into service/generated/ (git-ignored; never
+# edited by hand). It imports itself as `preferans.v1.*`: service/proto.py
+# puts service/generated on the path.
+PROTOS := $(wildcard protos/preferans/v1/*.proto)
+PROTO_OUT := service/generated
+PROTO_STAMP := $(PROTO_OUT)/.generated
+
+$(PROTO_STAMP): $(INSTALLED) $(PROTOS)
+	rm -rf $(PROTO_OUT) && mkdir -p $(PROTO_OUT)
+	$(BIN)/python -m grpc_tools.protoc -Iprotos --python_out=$(PROTO_OUT) --pyi_out=$(PROTO_OUT) \
+		--grpc_python_out=$(PROTO_OUT) $(PROTOS)
+	touch $@
+
+proto: $(PROTO_STAMP)
+
+test: $(INSTALLED) $(PROTO_STAMP)
 	$(BIN)/pytest -q tests
 
 demo: $(INSTALLED)
@@ -28,8 +43,12 @@ demo: $(INSTALLED)
 	@echo
 	$(BIN)/prefdd solve "$(EXAMPLE_DEAL)" --contract 6c --declarer 1 --cards
 
-bench: $(INSTALLED)
+bench: $(INSTALLED) $(PROTO_STAMP)
 	$(BIN)/pytest -q benchmarks --benchmark-only --benchmark-columns=mean,median,max,rounds --benchmark-sort=name
+
+# The gRPC service on 127.0.0.1:50051 (see README, "gRPC service").
+serve: $(INSTALLED) $(PROTO_STAMP)
+	$(BIN)/prefdd serve --port 50051
 
 # The C core built with AddressSanitizer and UndefinedBehaviorSanitizer, under
 # the tests that drive it hardest: reference positions, brute-force

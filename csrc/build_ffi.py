@@ -18,7 +18,7 @@ from pathlib import Path
 from cffi import FFI
 
 CSRC = Path(__file__).resolve().parent
-C_SOURCES = ["board.c", "tt.c", "quick.c", "order.c", "search.c", "api.c"]
+C_SOURCES = ["board.c", "tt.c", "quick.c", "order.c", "search.c", "api.c", "discard.c", "maxn.c"]
 OPTIMISE = ["-O3", "-std=c11", "-Wall", "-Wextra", "-fno-strict-aliasing"]
 SANITIZE = ["-O1", "-g", "-std=c11", "-fsanitize=address,undefined",
             "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer"]

@@ -136,6 +136,44 @@ size_t pdd_table_bytes(const pdd_solver *solver);
 
 /* A short English text for an error code. */
 const char *pdd_error_text(int code);
+/* --- best discard (discard.c) --- */
+
+/* The declarer's best discard. `position` is the start of play (no card on
+ * the trick, no talon leads, nothing taken) with the other two hands set;
+ * hands[declarer] is ignored and `pool` gives the declarer's cards before the
+ * discard (his hand and the talon: 12 cards, or hand size + 2 in an endgame).
+ * value = the best value over every discard of two pool cards (trick
+ * contract: the most tricks; misere: the fewest); discards[0..count) = 2-card
+ * masks, ascending: every discard reaching it when all_best is set, else the
+ * discards of one class reaching it. classes = distinct discards searched
+ * (discards leaving the same game up to relative ranks are one class). */
+typedef struct pdd_discard_result {
+    int32_t value;
+    int32_t count;
+    uint32_t discards[66];
+    int32_t classes;
+} pdd_discard_result;
+
+int pdd_best_discard(pdd_solver *solver, const pdd_position *position, uint32_t pool,
+                     int all_best, pdd_discard_result *result);
+
+/* --- all-pass max^n line (maxn.c) --- */
+
+/* The max^n line from a position: each seat in turn plays the card that
+ * minimises its own final tricks, assuming the others do the same, ties to
+ * the lowest card index. tricks[s] = seat s's tricks from this position on
+ * (the current trick included); unclaimed = tricks no seat takes (the sitting
+ * dealer's in a 4-player all-pass, else talon tricks nobody followed);
+ * cards[0..count) = the line in play order. The declarer and objective of the
+ * position are ignored; the trump is honoured (all-pass has none). */
+typedef struct pdd_maxn_result {
+    int32_t tricks[3];
+    int32_t unclaimed;
+    int32_t cards[30];
+    int32_t count;
+} pdd_maxn_result;
+
+int pdd_maxn_line(pdd_solver *solver, const pdd_position *position, pdd_maxn_result *result);
 /* CDEF END */
 
 #endif

@@ -12,12 +12,25 @@ declarer's total tricks after each legal card of the leader, when ``cards`` is
 true); for all-pass ``{"player_tricks": n}``. An ``id`` in the request is copied
 into the answer. Other keys are ignored, so reference lines that carry their
 answers can be fed back in. A bad request answers ``{"error": "message"}``.
+
+Analyses (``solver.analysis.requests``):
+
+    {"deal", "talon", "contract": C, "declarer": S, "best_discard": true}
+        -> {"declarer_tricks": n, "discards": ["AsKs", ...]}
+       the best value over the declarer's discards (he takes the talon) and
+       every discard reaching it;
+    {"deal", "talon", "contract": "allpass", "line": true,
+     "talon_leads": true, "four_players": false (both optional)}
+        -> {"tricks": [a, b, c], "line": ["Td", ...]}
+       the all-pass max^n outcome and line (plus "player_tricks" when
+       "player" is given).
 """
 from __future__ import annotations
 
 import json
 from typing import Any
 
+from .analysis.requests import evaluate_analysis
 from .api import thread_solver
 from .notation import Contract, ContractKind, Deal, Hand, NotationError, parse_seat
 from .position import Position
@@ -69,6 +82,9 @@ def evaluate(request: Any) -> dict[str, Any]:
     want_cards = request.get("cards", False)
     if not isinstance(want_cards, bool):
         raise BatchError(f"field 'cards' must be true or false, got {want_cards!r}")
+    analysis = evaluate_analysis(request, deal, contract)
+    if analysis is not None:
+        return analysis
     solver = thread_solver()
     if contract.kind is ContractKind.ALLPASS:
         player = _seat_field(request, "player")

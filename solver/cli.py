@@ -10,6 +10,7 @@ Errors go to stderr with exit status 2.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import sys
 from collections import deque
@@ -22,6 +23,7 @@ from .batch import evaluate_line
 from .notation import SEAT_NAMES, SUIT_SYMBOLS, Contract, ContractKind, Deal, parse_seat
 from .position import Position
 from .scoring import cli as scoring_cli
+from .analysis import cli as analysis_cli
 
 EXIT_USAGE = 2
 
@@ -158,6 +160,10 @@ def build_parser() -> argparse.ArgumentParser:
     batch.set_defaults(run=cmd_batch)
 
     scoring_cli.register(commands)
+    analysis_cli.register(commands)
+    importlib.import_module("solver.advice.cli").register(commands)  # whist, bid, enumerate
+    if importlib.util.find_spec("service") is not None:  # `prefdd serve` (service/cli.py)
+        importlib.import_module("service.cli").register(commands)
     return parser
 
 

@@ -1,0 +1,211 @@
+/*
+ * discard.c - the declarer's best discard: the best value of a contract over
+ * every way to put two of his cards (his hand and the talon) out of play, and
+ * the discards that reach it.
+ *
+ * How the work is kept down (every saving is exact):
+ *  - Equivalent discards are searched once. Discarded cards are dead, so two
+ *    discards that leave the same hands up to the relative ranks of the live
+ *    cards give the same game; the transposition-table key of the starting
+ *    board (relative ranks of every seat, leader, strain) names that game
+ *    exactly, so discards with equal keys form one class.
+ *  - Null-window probes: once a value v is known, a class only has to show
+ *    it cannot beat v (one probe), and, when every best discard is wanted,
+ *    that it reaches v (a second probe). Only a class that beats v is solved
+ *    exactly.
+ *  - Classes are tried in a heuristic order (keep trumps and high cards in a
+ *    trick contract, drop high cards for misere), so v is usually the best
+ *    value from the first class on.
+ *  - The solver's table is kept across the classes: deeper positions of two
+ *    discards coincide (by relative ranks) once the differing cards are gone.
+ */
+#include "prefdd.h"
+#include "search.h"
+
+#define MAX_DISCARDS 66
+
+typedef struct discard_class {
+    tt_key key;
+    uint32_t members[MAX_DISCARDS];   /* 2-card masks */
+    int count;
+    int score;                         /* heuristic: lower is tried first */
+} discard_class;
+
+typedef struct discard_search {
+    pdd_solver *S;
+    pdd_position base;                 /* hands[declarer] is set per discard */
+    uint32_t pool;                     /* the declarer's cards before the discard */
+    int maximise;                      /* trick contract: more is better */
+} discard_search;
+
+/* Lower is more promising. Trick contract: drop low cards of short side suits,
+ * never trumps. Misere: drop high cards, from short suits first. */
+static int discard_score(uint32_t pool, int card, const pdd_position *p)
+{
+    int suit = CARD_SUIT(card), rank = CARD_RANK(card);
+    int length = popcount(pool & SUIT_MASK(suit));
+    if (p->objective == PDD_MISERE)
+        return length - 4 * rank;
+    return (suit == p->trump ? 100 : 0) + 4 * rank + length;
+}
+
+static void start_board(discard_search *D, uint32_t kept, board *b)
+{
+    pdd_position q = D->base;
+    q.hands[q.declarer] = kept;
+    rules_init(&D->S->rules, &q);
+    board_from_position(b, &q, &D->S->rules);
+}
+
+/* Gather the 66 discards into classes of equal starting keys, ordered by
+ * their best heuristic score. Answers the number of classes. */
+static int build_classes(discard_search *D, discard_class *classes)
+{
+    uint32_t pool = D->pool;
+    int n = 0;
+    for (uint32_t a = pool; a; a &= a - 1) {
+        int first = lowest_card(a);
+        for (uint32_t rest = a & (a - 1); rest; rest &= rest - 1) {
+            int second = lowest_card(rest);
+            uint32_t discard = (1u << first) | (1u << second);
+            board b;
+            start_board(D, pool & ~discard, &b);
+            tt_key key = tt_make_key(&b, &D->S->rules);
+            int score = discard_score(pool, first, &D->base) + discard_score(pool, second, &D->base);
+            int k = 0;
+            while (k < n && !(classes[k].key.ranks == key.ranks && classes[k].key.shape == key.shape))
+                k++;
+            if (k == n) {
+                classes[n].key = key;
+                classes[n].count = 0;
+                classes[n].score = score;
+                n++;
+            }
+            classes[k].members[classes[k].count++] = discard;
+            if (score < classes[k].score)
+                classes[k].score = score;
+        }
+    }
+    /* Insertion sort by score (stable: ties keep the enumeration order). */
+    for (int i = 1; i < n; i++) {
+        discard_class c = classes[i];
+        int j = i;
+        while (j > 0 && classes[j - 1].score > c.score) {
+            classes[j] = classes[j - 1];
+            j--;
+        }
+        classes[j] = c;
+    }
+    return n;
+}
+
+/* One null-window probe of a class: is its value at least target? */
+static int class_reaches(discard_search *D, const discard_class *c, int target)
+{
+    board b;
+    start_board(D, D->pool & ~c->members[0], &b);
+    D->S->stats.probes++;
+    return search_probe(D->S, &b, target);
+}
+
+/* The exact value of a class. */
+static int class_value(discard_search *D, const discard_class *c)
+{
+    board b;
+    start_board(D, D->pool & ~c->members[0], &b);
+    return search_value(D->S, &b);
+}
+
+/* The position must be a start of play (no card on the trick, no talon
+ * leads, nothing taken) and valid with the declarer holding the pool less
+ * any two cards; the pool must not overlap the other hands. */
+static int check_start(const pdd_position *p, uint32_t pool)
+{
+    if (popcount(pool) < 3 || popcount(pool) > 12)
+        return PDD_ERR_HAND_SIZE;
+    if (p->declarer < 0 || p->declarer > 2)
+        return PDD_ERR_SEAT;
+    for (int s = 0; s < 3; s++)
+        if (s != p->declarer && (p->hands[s] & pool))
+            return PDD_ERR_DUPLICATE;
+    if (p->trick_count != 0)
+        return PDD_ERR_TRICK;
+    if (p->talon_count != 0)
+        return PDD_ERR_TALON;
+    if (p->tricks_taken != 0)
+        return PDD_ERR_TRICKS_TAKEN;
+    pdd_position q = *p;
+    uint32_t kept = pool & (pool - 1);      /* drop the two lowest cards */
+    kept &= kept - 1;
+    q.hands[q.declarer] = kept;
+    return pdd_validate(&q);
+}
+
+/* Decide every class against the best value so far; is_best[] marks the
+ * classes reaching the final value (only the last best one unless all_best). */
+static int search_classes(discard_search *D, const discard_class *classes, int n,
+                          int all_best, int is_best[MAX_DISCARDS])
+{
+    int tricks = popcount(D->pool) - 2;
+    int best = class_value(D, &classes[0]);
+    is_best[0] = 1;
+    for (int i = 1; i < n && !D->S->stopped; i++) {
+        const discard_class *c = &classes[i];
+        /* Can this class beat best? Trick contract: does it reach best + 1;
+         * misere: is it held under best. */
+        int beats = D->maximise ? best < tricks && class_reaches(D, c, best + 1)
+                                : best > 0 && !class_reaches(D, c, best);
+        if (D->S->stopped)
+            break;
+        if (beats) {
+            best = class_value(D, c);
+            for (int k = 0; k < i; k++)
+                is_best[k] = 0;
+            is_best[i] = 1;
+        } else if (all_best) {
+            /* Not better: a tie exactly when it reaches best (misere: when it
+             * is not caught for best + 1). */
+            is_best[i] = D->maximise ? class_reaches(D, c, best) : !class_reaches(D, c, best + 1);
+        }
+    }
+    return best;
+}
+
+int pdd_best_discard(pdd_solver *S, const pdd_position *position, uint32_t pool,
+                     int all_best, pdd_discard_result *result)
+{
+    if (!S || !position || !result)
+        return PDD_ERR_NULL;
+    int err = check_start(position, pool);
+    if (err != PDD_OK)
+        return err;
+
+    discard_search D = { S, *position, pool, position->objective == PDD_TRICKS };
+    discard_class classes[MAX_DISCARDS];
+    int is_best[MAX_DISCARDS] = {0};
+    S->stopped = 0;
+    tt_new_generation(&S->table);
+    int n = build_classes(&D, classes);
+    int value = search_classes(&D, classes, n, all_best, is_best);
+    if (S->stopped)
+        return PDD_ERR_STOPPED;
+
+    result->value = value;
+    result->classes = n;
+    result->count = 0;
+    for (int i = 0; i < n; i++)
+        if (is_best[i])
+            for (int m = 0; m < classes[i].count; m++)
+                result->discards[result->count++] = classes[i].members[m];
+    /* Ascending masks: a stable order for the callers. */
+    for (int i = 1; i < result->count; i++) {
+        uint32_t d = result->discards[i];
+        int j = i;
+        while (j > 0 && result->discards[j - 1] > d) {
+            result->discards[j] = result->discards[j - 1];
+            j--;
+        }
+        result->discards[j] = d;
+    }
+    return PDD_OK;
+}

@@ -1,0 +1,14 @@
+"""The preferans-dd gRPC service (``protos/preferans/v1/analysis.proto``).
+
+* :mod:`service.server` — the ``Analysis`` service, health checking, reflection,
+  TLS, bearer-token authentication, per-call logs; :func:`service.server.serve`.
+* :mod:`service.pool` — the solver worker pool: one solver per worker thread,
+  jobs that can be cancelled while they search.
+* :mod:`service.convert` — protobuf messages to and from the solver's objects.
+* :mod:`service.client` — a small typed Python client.
+* :mod:`service.cli` — ``prefdd serve``.
+
+The protobuf code is generated from ``protos/`` by ``make proto`` into
+``service/generated/`` (see :mod:`service.proto`). Nothing here imports grpc
+at package import time, so ``prefdd`` runs without the service extra.
+"""

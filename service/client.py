@@ -1,0 +1,268 @@
+"""A small typed client for the ``preferans.v1.Analysis`` service.
+
+    >>> from service.client import AnalysisClient, BatchItem
+    >>> with AnalysisClient("127.0.0.1:50051") as client:               # doctest: +SKIP
+    ...     client.solve("AKJ9.A.KJ.T98 QT7.QJ8.A7.J7 8.T97.QT98.KQ", "6h", declarer=0, leader=2)
+    SolveResult(declarer_tricks=5, ...)
+
+Contracts are notation text (``"6h"``, ``"7nt"``, ``"misere"``, ``"allpass"``),
+seats 0-2, deals and cards notation text. A failed call raises
+:class:`ServiceError` with the gRPC status code and the server's message.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Iterator, NamedTuple, Sequence
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from solver.notation import Contract, ContractKind
+
+from .proto import pb, pb_grpc
+
+__all__ = ["AnalysisClient", "BatchItem", "BatchResult", "ServiceError", "SolveResult", "contract_fields"]
+
+_SEAT_ENUMS = (pb.SEAT_FIRST, pb.SEAT_SECOND, pb.SEAT_THIRD)
+_STRAIN_ENUMS = (pb.STRAIN_SPADES, pb.STRAIN_CLUBS, pb.STRAIN_DIAMONDS, pb.STRAIN_HEARTS, pb.STRAIN_NO_TRUMP)
+_KIND_ENUMS = {ContractKind.TRICKS: pb.CONTRACT_KIND_TRICKS, ContractKind.MISERE: pb.CONTRACT_KIND_MISERE,
+               ContractKind.ALLPASS: pb.CONTRACT_KIND_ALL_PASS}
+_CONVENTION_ENUMS = {"sochi": pb.CONVENTION_SOCHI, "leningrad": pb.CONVENTION_LENINGRAD,
+                     "rostov": pb.CONVENTION_ROSTOV}
+
+
+class ServiceError(Exception):
+    """A call that ended with a status other than OK."""
+
+    def __init__(self, code: grpc.StatusCode, message: str) -> None:
+        super().__init__(f"{code.name}: {message}")
+        self.code = code
+        self.message = message
+
+    @classmethod
+    def from_rpc_error(cls, error: grpc.RpcError) -> ServiceError:
+        return cls(error.code(), error.details() or "")  # type: ignore[attr-defined]
+
+
+def contract_fields(contract: Contract | str) -> tuple[int, int]:
+    """(ContractKind, Strain) enum values of a contract (text or object)."""
+    contract = Contract.parse(contract) if isinstance(contract, str) else contract
+    strain = _STRAIN_ENUMS[contract.strain] if contract.strain is not None else pb.STRAIN_UNSPECIFIED
+    return _KIND_ENUMS[contract.kind], strain
+
+
+def _seat(seat: int | None) -> int:
+    if seat is None:
+        return pb.SEAT_UNSPECIFIED
+    if isinstance(seat, bool) or seat not in (0, 1, 2):
+        raise ValueError(f"a seat is 0, 1 or 2, got {seat!r}")
+    return _SEAT_ENUMS[seat]
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """The answer of :meth:`AnalysisClient.solve`."""
+
+    declarer_tricks: int
+    seat_to_move: int
+    tricks_left: int
+    card_values: dict[str, int] = field(default_factory=dict)
+    """Legal card of the seat on move → the declarer's tricks after it (card order)."""
+    best_line: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class BatchItem:
+    """One contract to evaluate (a ``prefdd batch`` request)."""
+
+    deal: str
+    contract: str
+    declarer: int
+    """Seat 0-2; for all-pass, the player whose tricks are counted."""
+    leader: int | None = None
+    talon: str = ""
+    card_values: bool = False
+    id: str = ""
+
+    def to_proto(self) -> pb.BatchItem:
+        kind, strain = contract_fields(self.contract)
+        return pb.BatchItem(id=self.id, deal=self.deal, talon=self.talon, kind=kind, strain=strain,
+                            declarer=_seat(self.declarer), leader=_seat(self.leader),
+                            card_values=self.card_values)
+
+
+@dataclass(frozen=True)
+class BatchResult:
+    """One answer of :meth:`AnalysisClient.evaluate_batch`: a value or an error."""
+
+    id: str
+    index: int
+    declarer_tricks: int | None = None
+    card_values: dict[str, int] = field(default_factory=dict)
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+    @classmethod
+    def from_proto(cls, message: pb.BatchResult) -> BatchResult:
+        if message.WhichOneof("outcome") == "error":
+            return cls(message.id, message.index, error=message.error)
+        evaluation = message.evaluation
+        return cls(message.id, message.index, evaluation.declarer_tricks,
+                   {value.card: value.declarer_tricks for value in evaluation.card_values})
+
+
+def _chunks(items: Iterable[BatchItem | pb.BatchItem], size: int) -> Iterator[pb.EvaluateBatchRequest]:
+    chunk: list[pb.BatchItem] = []
+    for item in items:
+        chunk.append(item.to_proto() if isinstance(item, BatchItem) else item)
+        if len(chunk) == size:
+            yield pb.EvaluateBatchRequest(items=chunk)
+            chunk = []
+    if chunk:
+        yield pb.EvaluateBatchRequest(items=chunk)
+
+
+class _BearerToken(grpc.UnaryUnaryClientInterceptor, grpc.UnaryStreamClientInterceptor,
+                   grpc.StreamUnaryClientInterceptor, grpc.StreamStreamClientInterceptor):
+    """Adds ``authorization: Bearer <token>`` to every call on a channel (the
+    service's stubs, health checks and reflection alike)."""
+
+    def __init__(self, token: str) -> None:
+        self._header = ("authorization", f"Bearer {token}")
+
+    def _with_token(self, details: grpc.ClientCallDetails) -> grpc.ClientCallDetails:
+        metadata = [*(details.metadata or ()), self._header]
+        return _CallDetails(details.method, details.timeout, metadata, details.credentials,
+                            details.wait_for_ready, details.compression)
+
+    def intercept_unary_unary(self, continuation: Any, details: Any, request: Any) -> Any:
+        return continuation(self._with_token(details), request)
+
+    def intercept_unary_stream(self, continuation: Any, details: Any, request: Any) -> Any:
+        return continuation(self._with_token(details), request)
+
+    def intercept_stream_unary(self, continuation: Any, details: Any, requests: Any) -> Any:
+        return continuation(self._with_token(details), requests)
+
+    def intercept_stream_stream(self, continuation: Any, details: Any, requests: Any) -> Any:
+        return continuation(self._with_token(details), requests)
+
+
+class _CallDetails(NamedTuple):
+    method: str
+    timeout: float | None
+    metadata: Any
+    credentials: Any
+    wait_for_ready: bool | None
+    compression: Any
+
+
+class AnalysisClient:
+    """A connection to an analysis server.
+
+    ``target`` is ``host:port``. With ``root_certificates`` (PEM bytes; or
+    ``tls=True`` for the system's roots) the channel uses TLS. ``token`` is sent
+    as ``authorization: Bearer <token>`` on every call. ``timeout`` (seconds)
+    is the default deadline of each call; None means none.
+    """
+
+    def __init__(self, target: str, *, token: str | None = None, tls: bool = False,
+                 root_certificates: bytes | None = None, timeout: float | None = None,
+                 options: Sequence[tuple[str, Any]] = ()) -> None:
+        if tls or root_certificates is not None:
+            credentials = grpc.ssl_channel_credentials(root_certificates=root_certificates)
+            channel = grpc.secure_channel(target, credentials, options=list(options))
+        else:
+            channel = grpc.insecure_channel(target, options=list(options))
+        self._raw_channel = channel
+        self.channel: grpc.Channel = grpc.intercept_channel(channel, _BearerToken(token)) if token else channel
+        """The channel (with the token, if any): use it for other stubs, e.g. reflection."""
+        self.stub = pb_grpc.AnalysisStub(self.channel)
+        self.timeout = timeout
+
+    def __enter__(self) -> AnalysisClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._raw_channel.close()
+
+    def _deadline(self, timeout: float | None) -> float | None:
+        return self.timeout if timeout is None else timeout
+
+    def solve(self, deal: str, contract: Contract | str, declarer: int, *, leader: int | None = None,
+              played: Iterable[str] = (), talon: str = "", card_values: bool = False, best_line: bool = False,
+              no_talon_leads: bool = False, four_players: bool = False,
+              timeout: float | None = None) -> SolveResult:
+        """Solve a position: ``played`` are the cards played from the start."""
+        kind, strain = contract_fields(contract)
+        position = pb.Position(deal=deal, talon=talon, kind=kind, strain=strain, declarer=_seat(declarer),
+                               leader=_seat(leader), played=list(played), no_talon_leads=no_talon_leads,
+                               four_players=four_players)
+        request = pb.SolveRequest(position=position, card_values=card_values, best_line=best_line)
+        try:
+            answer = self.stub.Solve(request, timeout=self._deadline(timeout))
+        except grpc.RpcError as error:
+            raise ServiceError.from_rpc_error(error) from None
+        return SolveResult(answer.declarer_tricks, answer.seat_to_move - pb.SEAT_FIRST, answer.tricks_left,
+                           {value.card: value.declarer_tricks for value in answer.card_values},
+                           list(answer.best_line))
+
+    def evaluate_batch(self, items: Iterable[BatchItem | pb.BatchItem], timeout: float | None = None,
+                       chunk_size: int = 64) -> Iterator[BatchResult]:
+        """Stream ``items`` to the server and yield answers as they finish (not
+        in order: match them by ``id`` or ``index``). ``items`` is read lazily,
+        so it may be a generator of any length; it is sent in messages of up to
+        ``chunk_size`` items (a message waits until it is full or ``items`` ends)."""
+        if chunk_size < 1:
+            raise ValueError(f"chunk_size must be at least 1, got {chunk_size}")
+        responses = self.stub.EvaluateBatch(_chunks(items, chunk_size), timeout=self._deadline(timeout))
+        try:
+            for response in responses:
+                for result in response.results:
+                    yield BatchResult.from_proto(result)
+        except grpc.RpcError as error:
+            raise ServiceError.from_rpc_error(error) from None
+        finally:
+            responses.cancel()
+
+    def score(self, convention: str, kind: str, input: Any, *, option_overrides: dict[str, Any] | None = None,
+              players: Sequence[str] = (), timeout: float | None = None) -> Any:
+        """Score ``input`` (a JSON-able object) under a convention (``sochi``,
+        ``leningrad``, ``rostov``); ``kind`` is ``deal``, ``settlement``,
+        ``pool_write_with_help``, ``allpass_progression``, ``mini_pool``,
+        ``ev_decision`` or ``game``. Answers the result object."""
+        if convention.lower() not in _CONVENTION_ENUMS:
+            raise ValueError(f"unknown convention {convention!r}; known: {sorted(_CONVENTION_ENUMS)}")
+        kind_name = f"SCORE_KIND_{kind.upper()}"
+        if kind_name not in pb.ScoreKind.keys():
+            raise ValueError(f"unknown score kind {kind!r}")
+        request = pb.ScoreRequest(convention=_CONVENTION_ENUMS[convention.lower()],
+                                  option_overrides_json=json.dumps(option_overrides or {}),
+                                  kind=pb.ScoreKind.Value(kind_name), input_json=json.dumps(input),
+                                  players=list(players))
+        try:
+            answer = self.stub.Score(request, timeout=self._deadline(timeout))
+        except grpc.RpcError as error:
+            raise ServiceError.from_rpc_error(error) from None
+        return json.loads(answer.result_json)
+
+    def health(self, service: str = "", timeout: float | None = None) -> str:
+        """The health status name of ``service`` ("" = the server): SERVING, NOT_SERVING…"""
+        stub = health_pb2_grpc.HealthStub(self.channel)
+        try:
+            answer = stub.Check(health_pb2.HealthCheckRequest(service=service),
+                                timeout=self._deadline(timeout))
+        except grpc.RpcError as error:
+            raise ServiceError.from_rpc_error(error) from None
+        return health_pb2.HealthCheckResponse.ServingStatus.Name(answer.status)
+
+    def wait_until_ready(self, timeout: float = 10.0) -> None:
+        """Block until the channel connects (raises grpc.FutureTimeoutError)."""
+        grpc.channel_ready_future(self._raw_channel).result(timeout=timeout)

@@ -1,0 +1,253 @@
+"""Protobuf messages (``preferans.v1``) to and from the solver's objects.
+
+Everything a client sends is checked here or by the notation; a bad field
+raises a ``ValueError`` (:class:`RequestError`, or the notation's own
+``NotationError``/``PositionError``) whose message names the field, which the
+server answers as ``INVALID_ARGUMENT``.
+
+Choices where the issue is silent: proto3 enums are open, so an enum number
+outside the .proto (say ``Seat`` 7) is a bad request, not "unspecified";
+``strain`` must be unset for misère and all-pass, and the all-pass options
+(``no_talon_leads``, ``four_players``) must be unset for other contracts, so a
+client's mistake is reported rather than ignored.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from solver.engine import Solver
+from solver.notation import NO_TRUMP, Card, Contract, ContractKind, Deal, Hand
+from solver.position import Position
+
+from .proto import pb
+
+__all__ = [
+    "MAX_PLAYED",
+    "MAX_TEXT",
+    "RequestError",
+    "SolveAnswer",
+    "batch_request",
+    "batch_result",
+    "batch_error",
+    "contract_from_fields",
+    "position_from_proto",
+    "score_request",
+    "seat_from_proto",
+    "seat_to_proto",
+    "short",
+    "solve",
+    "solve_response",
+]
+
+
+class RequestError(ValueError):
+    """A request field that is missing, out of range or contradicts another."""
+
+
+MAX_TEXT = 1000
+"""Characters in a deal, talon or card field: far more than any deal in any
+accepted spelling needs, and it keeps error messages (which quote the text)
+small."""
+MAX_PLAYED = 30
+"""Cards in ``played``: a whole deal."""
+MAX_MESSAGE_TEXT = 2000
+"""Characters of an error message sent back (longer ones are cut)."""
+
+
+def short(message: str) -> str:
+    """An error message cut to MAX_MESSAGE_TEXT characters."""
+    return message if len(message) <= MAX_MESSAGE_TEXT else message[:MAX_MESSAGE_TEXT - 1] + "…"
+
+
+def _text(value: str, field: str) -> str:
+    if len(value) > MAX_TEXT:
+        raise RequestError(f"field '{field}' is {len(value)} characters long; the limit is {MAX_TEXT}")
+    return value
+
+
+_SEATS = {pb.SEAT_FIRST: 0, pb.SEAT_SECOND: 1, pb.SEAT_THIRD: 2}
+_SEAT_ENUMS = {seat: enum for enum, seat in _SEATS.items()}
+_STRAINS = {pb.STRAIN_SPADES: 0, pb.STRAIN_CLUBS: 1, pb.STRAIN_DIAMONDS: 2, pb.STRAIN_HEARTS: 3,
+            pb.STRAIN_NO_TRUMP: NO_TRUMP}
+_KINDS = {pb.CONTRACT_KIND_TRICKS: ContractKind.TRICKS, pb.CONTRACT_KIND_MISERE: ContractKind.MISERE,
+          pb.CONTRACT_KIND_ALL_PASS: ContractKind.ALLPASS}
+_CONVENTIONS = {pb.CONVENTION_SOCHI: "sochi", pb.CONVENTION_LENINGRAD: "leningrad",
+                pb.CONVENTION_ROSTOV: "rostov"}
+_SCORE_KINDS = {pb.SCORE_KIND_DEAL: "deal", pb.SCORE_KIND_SETTLEMENT: "settlement",
+                pb.SCORE_KIND_POOL_WRITE_WITH_HELP: "pool_write_with_help",
+                pb.SCORE_KIND_ALLPASS_PROGRESSION: "allpass_progression",
+                pb.SCORE_KIND_MINI_POOL: "mini_pool", pb.SCORE_KIND_EV_DECISION: "ev_decision",
+                pb.SCORE_KIND_GAME: "game"}
+
+
+def _enum_names(enum_type: Any, values: Any) -> str:
+    return ", ".join(enum_type.Name(value) for value in values)
+
+
+def seat_from_proto(value: int, field: str, required: bool) -> int | None:
+    """Seat 0-2 from a ``Seat`` enum value; None when unset and not required."""
+    if value == pb.SEAT_UNSPECIFIED:
+        if required:
+            raise RequestError(f"field '{field}' is required: one of {_enum_names(pb.Seat, _SEATS)}")
+        return None
+    if value not in _SEATS:
+        raise RequestError(f"field '{field}': unknown Seat value {value}")
+    return _SEATS[value]
+
+
+def seat_to_proto(seat: int) -> int:
+    return _SEAT_ENUMS[seat]
+
+
+def contract_from_fields(kind: int, strain: int) -> Contract:
+    """The contract named by ``kind`` and ``strain`` (a trick contract at level
+    6: the level does not change a position's value)."""
+    if kind == pb.CONTRACT_KIND_UNSPECIFIED:
+        raise RequestError(f"field 'kind' is required: one of {_enum_names(pb.ContractKind, _KINDS)}")
+    if kind not in _KINDS:
+        raise RequestError(f"field 'kind': unknown ContractKind value {kind}")
+    if _KINDS[kind] is ContractKind.TRICKS:
+        if strain == pb.STRAIN_UNSPECIFIED:
+            raise RequestError("field 'strain' is required for CONTRACT_KIND_TRICKS: one of "
+                               + _enum_names(pb.Strain, _STRAINS))
+        if strain not in _STRAINS:
+            raise RequestError(f"field 'strain': unknown Strain value {strain}")
+        return Contract(ContractKind.TRICKS, 6, _STRAINS[strain])
+    if strain != pb.STRAIN_UNSPECIFIED:
+        raise RequestError(f"field 'strain' must be unset for {pb.ContractKind.Name(kind)}")
+    return Contract(_KINDS[kind])
+
+
+def _deal(deal_text: str, talon_text: str) -> Deal:
+    deal = Deal.parse(_text(deal_text, "deal"))
+    if talon_text:
+        deal = Deal(deal.hands, Hand.parse(_text(talon_text, "talon")))
+    return deal
+
+
+def position_from_proto(message: pb.Position) -> Position:
+    """The position a ``Position`` message describes, every card checked."""
+    contract = contract_from_fields(message.kind, message.strain)
+    declarer = seat_from_proto(message.declarer, "declarer", required=True)
+    leader = seat_from_proto(message.leader, "leader", required=False) or 0
+    if contract.kind is not ContractKind.ALLPASS:
+        for flag in ("no_talon_leads", "four_players"):
+            if getattr(message, flag):
+                raise RequestError(f"field '{flag}' applies only to CONTRACT_KIND_ALL_PASS")
+    deal = _deal(message.deal, message.talon)
+    if len(message.played) > MAX_PLAYED:
+        raise RequestError(f"field 'played' holds {len(message.played)} cards; the limit is {MAX_PLAYED}")
+    played = [_text(card, "played") for card in message.played]
+    assert declarer is not None
+    return Position.after(deal, contract, declarer, played, leader,
+                          talon_leads=not message.no_talon_leads, four_players=message.four_players)
+
+
+@dataclass(frozen=True)
+class SolveAnswer:
+    """What a worker computes for one Solve call."""
+
+    value: int
+    card_values: dict[Card, int]
+    best_line: list[Card]
+
+
+def solve(solver: Solver, position: Position, card_values: bool, best_line: bool) -> SolveAnswer:
+    """Run on a pool worker: the value, and the optional card values and line."""
+    value = solver.solve(position)
+    values = solver.card_values(position) if card_values else {}
+    line = solver.best_line(position) if best_line else []
+    return SolveAnswer(value, values, line)
+
+
+def _card_values(values: dict[Card, int]) -> list[pb.CardValue]:
+    return [pb.CardValue(card=str(card), declarer_tricks=value) for card, value in sorted(values.items())]
+
+
+def solve_response(position: Position, answer: SolveAnswer) -> pb.SolveResponse:
+    return pb.SolveResponse(
+        declarer_tricks=answer.value,
+        seat_to_move=seat_to_proto(position.seat_to_move),
+        card_values=_card_values(answer.card_values),
+        best_line=[str(card) for card in answer.best_line],
+        tricks_left=position.tricks_left,
+    )
+
+
+def batch_request(item: pb.BatchItem) -> dict[str, Any]:
+    """The ``prefdd batch`` request (see :mod:`solver.batch`) of a batch item."""
+    contract = contract_from_fields(item.kind, item.strain)
+    request: dict[str, Any] = {"deal": _text(item.deal, "deal"), "contract": str(contract),
+                               "cards": item.card_values}
+    if item.talon:
+        request["talon"] = _text(item.talon, "talon")
+    seat_field = "player" if contract.kind is ContractKind.ALLPASS else "declarer"
+    declarer = seat_from_proto(item.declarer, "declarer", required=True)
+    request[seat_field] = declarer
+    leader = seat_from_proto(item.leader, "leader", required=False)
+    if leader is not None:
+        if contract.kind is ContractKind.ALLPASS and leader != 0:
+            # The batch form has no leader for all-pass: seat 0 plays first.
+            raise RequestError("field 'leader': an all-pass item is led by seat 0 (SEAT_FIRST)")
+        request["leader"] = leader
+    return request
+
+
+def batch_result(item_id: str, index: int, answer: dict[str, Any]) -> pb.BatchResult:
+    """A ``prefdd batch`` answer as a BatchResult."""
+    tricks = answer["declarer_tricks"] if "declarer_tricks" in answer else answer["player_tricks"]
+    values = [pb.CardValue(card=card, declarer_tricks=value)
+              for card, value in answer.get("card_values", {}).items()]
+    return pb.BatchResult(id=item_id, index=index,
+                          evaluation=pb.Evaluation(declarer_tricks=tricks, card_values=values))
+
+
+def batch_error(item_id: str, index: int, message: str) -> pb.BatchResult:
+    return pb.BatchResult(id=item_id, index=index, error=short(message))
+
+
+def _json_object(text: str, field: str, empty_ok: bool) -> dict[str, Any]:
+    if not text.strip():
+        if empty_ok:
+            return {}
+        raise RequestError(f"field '{field}' is required: a JSON object")
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise RequestError(f"field '{field}' is not valid JSON: {error}") from None
+    if not isinstance(value, dict):
+        raise RequestError(f"field '{field}' must be a JSON object, got {type(value).__name__}")
+    return value
+
+
+def score_request(message: pb.ScoreRequest) -> tuple[str, dict[str, Any]]:
+    """(kind name, request object): for a game, the game file object with the
+    request's convention and overrides; else a ``prefdd score`` request."""
+    if message.convention == pb.CONVENTION_UNSPECIFIED:
+        raise RequestError("field 'convention' is required: one of "
+                           + _enum_names(pb.Convention, _CONVENTIONS))
+    if message.convention not in _CONVENTIONS:
+        raise RequestError(f"field 'convention': unknown Convention value {message.convention}")
+    if message.kind == pb.SCORE_KIND_UNSPECIFIED:
+        raise RequestError("field 'kind' is required: one of " + _enum_names(pb.ScoreKind, _SCORE_KINDS))
+    if message.kind not in _SCORE_KINDS:
+        raise RequestError(f"field 'kind': unknown ScoreKind value {message.kind}")
+    kind = _SCORE_KINDS[message.kind]
+    overrides = _json_object(message.option_overrides_json, "option_overrides_json", empty_ok=True)
+    data = _json_object(message.input_json, "input_json", empty_ok=False)
+    convention = _CONVENTIONS[message.convention]
+    if kind == "game":
+        game = {**data, "convention": convention}
+        game.pop("option_overrides", None)
+        if overrides:
+            game["option_overrides"] = overrides
+        if message.players:
+            game["players"] = list(message.players)
+        return kind, game
+    request: dict[str, Any] = {"convention": convention, "option_overrides": overrides, "kind": kind,
+                               "input": data}
+    if message.players:
+        request["players"] = list(message.players)
+    return kind, request

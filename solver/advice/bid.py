@@ -1,0 +1,358 @@
+"""The bidder's question: which contract?
+
+From a 10-card hand (before the talon): over layouts of the talon and the
+other two hands, for every contract 6♠ … 10NT and misère, the probability of
+making it with the best discard and its expected single-deal value (scoring
+spec §8) for the bidder when the defenders answer by a stated
+:class:`~solver.advice.values.DefenceRule`; the recommended bid is the one of
+highest expected value.
+
+From a 12-card hand (after the talon): the declarer must discard before he
+sees the other hands, so every discard is tried on the same layouts of the
+other two hands, and the answer is the best contract with its best discard.
+
+Choices where the issue is silent:
+ - 10 cards: "with the best discard" is the double-dummy best discard for
+   each layout (rules.md, best discard), as if the declarer knew the hidden
+   hands when he discards: an upper bound on what he can expect.
+ - 12 cards: discards that leave the same game up to the relative ranks of
+   the live cards are one choice (they give the same tricks on every layout);
+   the best discard of a contract is the one with the highest estimated
+   value, which favours it a little when the sample is small.
+ - A contract's tricks do not depend on its level, so each strain (and
+   misère) is solved once per layout and read against every level.
+ - Passing is not valued: what it is worth depends on the others' bids.
+ - The bidder's seat matters only through the lead: first hand (seat 0)
+   leads to the first trick.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Hashable, Sequence
+
+from ..analysis import BIDDING_ORDER, best_discard, deal_after_discard
+from ..engine import Solver
+from ..notation import Contract, ContractKind, Deal, Hand, NotationError, parse_seat
+from ..position import Position
+from ..scoring import SOCHI, Convention
+from .errors import AdviceError
+from .layouts import LayoutSpace
+from .parallel import LayoutRun, RunOptions, RunStats, run_layouts
+from .play import OutcomeKey, discard_classes, line_tricks, made
+from .stats import Estimate, Number, estimate, merge_units, sureness
+from .values import DefenceRule, Valuer, rule_scenario
+from .whist import FULL_DECK, _convention, _hand
+
+__all__ = ["BidRequest", "ContractAdvice", "BidAdvice", "advise_bid", "bid_request", "contract_kind",
+           "parse_contracts"]
+
+MISERE = Contract(ContractKind.MISERE)
+
+
+def contract_kind(contract: Contract) -> Contract:
+    """The game a contract is played as, whatever its level: 6 of its strain, or misère."""
+    if contract.kind is ContractKind.MISERE:
+        return MISERE
+    return Contract(ContractKind.TRICKS, 6, contract.strain)
+
+
+def parse_contracts(text: str | Sequence[Contract | str] | None) -> tuple[Contract, ...]:
+    """Contracts from ``all``, ``6s,7s,misere`` or a list, in bidding order."""
+    if text is None or text == "all":
+        return BIDDING_ORDER
+    items = text.split(",") if isinstance(text, str) else list(text)
+    chosen = set()
+    for item in items:
+        try:
+            contract = item if isinstance(item, Contract) else Contract.parse(item.strip())
+        except NotationError as error:
+            raise AdviceError(str(error)) from None
+        if contract.kind is ContractKind.ALLPASS:
+            raise AdviceError("all-pass is not a contract anyone declares; give 6s … 10nt or misere")
+        chosen.add(contract)
+    if not chosen:
+        raise AdviceError("no contract given")
+    return tuple(c for c in BIDDING_ORDER if c in chosen)
+
+
+@dataclass(frozen=True)
+class BidRequest:
+    """The bidder's question: a 10-card hand (before the talon) or a 12-card
+    hand (after it), seat, convention, the contracts to weigh."""
+
+    hand: Hand
+    seat: int
+    convention: Convention = SOCHI
+    contracts: tuple[Contract, ...] = BIDDING_ORDER
+    defence: DefenceRule = DefenceRule.WHIST
+    unseen: Hand | None = None
+    """Every card not in the hand that is in play (default: the rest of the deck;
+    required for an endgame)."""
+    prior_tricks: tuple[int, int, int] = (0, 0, 0)
+    four_players: bool = False
+    leader: int = 0
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.hand, Hand):
+            raise AdviceError(f"hand must be a Hand, got {self.hand!r}")
+        if isinstance(self.seat, bool) or not isinstance(self.seat, int) or not 0 <= self.seat <= 2:
+            raise AdviceError(f"seat must be 0, 1 or 2, got {self.seat!r}")
+        if not isinstance(self.convention, Convention):
+            raise AdviceError(f"convention must be a Convention, got {self.convention!r}")
+        if not self.contracts or not all(isinstance(c, Contract) and c.kind is not ContractKind.ALLPASS
+                                         for c in self.contracts):
+            raise AdviceError(f"contracts must be trick contracts or misère, got {self.contracts!r}")
+        if not isinstance(self.defence, DefenceRule):
+            raise AdviceError(f"defence must be a DefenceRule, got {self.defence!r}")
+        if self.unseen is not None and self.unseen.mask & self.hand.mask:
+            raise AdviceError(f"the unseen cards overlap the hand: {(self.unseen & self.hand).pretty()}")
+        total = len(self.hand) + len(self.hidden)
+        if (total - 2) % 3 or total < 5:
+            raise AdviceError(f"{len(self.hand)} cards in hand and {len(self.hidden)} unseen do not make "
+                              "three equal hands and a talon")
+        size = self.hand_size
+        if len(self.hand) not in (size, size + 2):
+            raise AdviceError(f"the hand has {len(self.hand)} cards: give {size} (before the talon) "
+                              f"or {size + 2} (after it)")
+        prior = self.prior_tricks
+        if (not isinstance(prior, tuple) or len(prior) != 3
+                or any(isinstance(t, bool) or not isinstance(t, int) or t < 0 for t in prior)
+                or sum(prior) != 10 - size):
+            raise AdviceError(f"prior_tricks must be three whole numbers adding up to {10 - size}, got {prior!r}")
+
+    @property
+    def hidden(self) -> Hand:
+        return self.unseen if self.unseen is not None else FULL_DECK - self.hand
+
+    @property
+    def hand_size(self) -> int:
+        return (len(self.hand) + len(self.hidden) - 2) // 3
+
+    @property
+    def after_talon(self) -> bool:
+        """True for the 12-card question (the hand includes the talon)."""
+        return len(self.hand) == self.hand_size + 2
+
+    @property
+    def kinds(self) -> tuple[Contract, ...]:
+        """The games to solve: each strain asked for, and misère."""
+        seen: list[Contract] = []
+        for contract in self.contracts:
+            kind = contract_kind(contract)
+            if kind not in seen:
+                seen.append(kind)
+        return tuple(seen)
+
+
+def bid_request(hand: Hand | str, seat: int | str, *, talon: Hand | str | None = None,
+                convention: Convention | str = "sochi", options: dict | None = None,
+                contracts: str | Sequence[Contract | str] | None = None, defence: DefenceRule | str = "whist",
+                unseen: Hand | str | None = None, prior_tricks: Sequence[int] = (0, 0, 0),
+                four_players: bool = False) -> BidRequest:
+    """A :class:`BidRequest` from text or objects; a ``talon`` is added to the
+    hand (the 12-card question)."""
+    try:
+        cards = _hand(hand, "hand")
+        if talon is not None:
+            extra = _hand(talon, "talon")
+            if extra.mask & cards.mask:
+                raise AdviceError(f"the hand overlaps the talon: {(extra & cards).pretty()}")
+            cards = cards | extra
+        try:
+            rule = DefenceRule(defence)
+        except ValueError:
+            raise AdviceError(f"defence rule must be whist, pass or both, got {defence!r}") from None
+        return BidRequest(cards, parse_seat(seat), _convention(convention, options), parse_contracts(contracts),
+                          rule, None if unseen is None else _hand(unseen, "unseen cards"),
+                          tuple(prior_tricks), four_players)  # type: ignore[arg-type]
+    except NotationError as error:
+        raise AdviceError(str(error)) from None
+
+
+@dataclass(frozen=True)
+class ContractAdvice:
+    """One contract: the chance of making it and its value to the declarer."""
+
+    contract: Contract
+    make_probability: Estimate
+    value: Estimate
+    """The declarer's expected deal value, in whists."""
+    tricks: dict[int, float]
+    """Distribution of the declarer's tricks (whole deal); misère: the tricks he takes."""
+    discard: Hand | None = None
+    """12 cards: the discard these figures are for."""
+
+
+@dataclass(frozen=True)
+class BidAdvice:
+    request: BidRequest
+    contracts: tuple[ContractAdvice, ...]
+    """Every contract asked for, in bidding order (12 cards: each with its best discard)."""
+    recommended: ContractAdvice
+    sureness: float
+    """Probability the recommended contract is worth more than the runner-up."""
+    advantage: Estimate | None
+    discards: tuple[ContractAdvice, ...]
+    """12 cards: the recommended contract with every distinct discard, best first."""
+    run: RunStats
+    notes: tuple[str, ...] = field(default=())
+
+    def contract(self, text: str) -> ContractAdvice:
+        wanted = Contract.parse(text)
+        for advice in self.contracts:
+            if advice.contract == wanted:
+                return advice
+        raise KeyError(text)
+
+
+class _Reader:
+    """Reads one contract's figures from the units of a run."""
+
+    def __init__(self, request: BidRequest, run: LayoutRun) -> None:
+        self.request = request
+        self.run = run
+        first = (request.seat + 1) % 3
+        self.valuers = {c: Valuer(request.convention, c, request.seat, first, 3 - request.seat - first,
+                                  request.four_players) for c in request.contracts}
+        self.merged = merge_units(run.units)
+        self.weight = sum(self.merged.values())
+
+    def estimate(self, f) -> Estimate:
+        return estimate(self.run.units, f, population_units=self.run.population_units,
+                        exact=self.run.stats.complete)
+
+    def value_function(self, contract: Contract, slot: int):
+        valuer = self.valuers[contract]
+        scenario = rule_scenario(self.request.defence, contract, self.request.convention)
+        return lambda key: valuer.declarer_value(scenario, key[slot])
+
+    def advice(self, contract: Contract, slot: int, discard: Hand | None) -> ContractAdvice:
+        tricks: dict[int, float] = {}
+        for key, weight in self.merged.items():
+            taken = key[slot][0]
+            tricks[taken] = tricks.get(taken, 0.0) + float(weight / self.weight)
+        return ContractAdvice(contract,
+                              self.estimate(lambda key: 1 if made(contract, key[slot][0]) else 0),
+                              self.estimate(self.value_function(contract, slot)),
+                              dict(sorted(tricks.items())), discard)
+
+
+def _mean(value: Estimate) -> float:
+    return value.mean if value.exact is None else float(value.exact)
+
+
+def advise_bid(request: BidRequest, options: RunOptions | None = None) -> BidAdvice:
+    """Every contract's chance and expected value over the hidden layouts."""
+    options = options or RunOptions()
+    if request.after_talon:
+        return _advise_after_talon(request, options)
+    return _advise_before_talon(request, options)
+
+
+def _opponents(request: BidRequest) -> tuple[int, int]:
+    return (request.seat + 1) % 3, (request.seat + 2) % 3
+
+
+def _seated(request: BidRequest, mine: Hand, parts: Sequence[Hand]) -> tuple[Hand, Hand, Hand]:
+    hands = [Hand(0)] * 3
+    hands[request.seat] = mine
+    first, second = _opponents(request)
+    hands[first], hands[second] = parts
+    return hands[0], hands[1], hands[2]
+
+
+def _outcome(request: BidRequest, position: Position, solver: Solver, value: int | None) -> OutcomeKey:
+    """(tricks, split) of the whole deal from the start of play."""
+    prior = request.prior_tricks
+    if request.defence is DefenceRule.BOTH and position.contract.kind is ContractKind.TRICKS:
+        tricks = line_tricks(position, solver.best_line(position))
+        whole = (prior[0] + tricks[0], prior[1] + tricks[1], prior[2] + tricks[2])
+        return (whole[request.seat], whole)
+    if value is None:
+        value = solver.solve(position)
+    return (prior[request.seat] + value, None)
+
+
+def _advise_before_talon(request: BidRequest, options: RunOptions) -> BidAdvice:
+    size = request.hand_size
+    space = LayoutSpace(request.hidden, (2, size, size), (Hand(0), Hand(0), Hand(0)))
+    kinds = request.kinds
+
+    def evaluate(parts: tuple[Hand, ...], solver: Solver) -> dict[Hashable, Number]:
+        deal = Deal(_seated(request, request.hand, parts[1:]), parts[0])
+        key = []
+        for kind in kinds:
+            found = best_discard(deal, request.seat, kind, leader=request.leader, all_discards=False, solver=solver)
+            if request.defence is DefenceRule.BOTH and kind.kind is ContractKind.TRICKS:
+                position = Position.start(deal_after_discard(deal, request.seat, found.discard), kind,
+                                          request.seat, request.leader)
+                key.append(_outcome(request, position, solver, found.value))
+            else:
+                key.append((request.prior_tricks[request.seat] + found.value, None))
+        return {tuple(key): 1}
+
+    run = _finished(run_layouts(space, evaluate, options))
+    reader = _Reader(request, run)
+    contracts = tuple(reader.advice(c, kinds.index(contract_kind(c)), None) for c in request.contracts)
+    best, sure, advantage = _rank(reader, contracts, lambda advice: kinds.index(contract_kind(advice.contract)))
+    notes = ("each layout is played with its double-dummy best discard (an upper bound for a declarer "
+             "who discards blind)",)
+    return BidAdvice(request, contracts, best, sure, advantage, (), run.stats, notes)
+
+
+def _advise_after_talon(request: BidRequest, options: RunOptions) -> BidAdvice:
+    size = request.hand_size
+    space = LayoutSpace(request.hidden, (size, size), (Hand(0), Hand(0)))
+    kinds = request.kinds
+    classes = discard_classes(request.hand, [request.hidden])
+    discards = [members[0] for members in classes]
+
+    def evaluate(parts: tuple[Hand, ...], solver: Solver) -> dict[Hashable, Number]:
+        key = []
+        for discard in discards:
+            hands = _seated(request, request.hand - discard, parts)
+            for kind in kinds:
+                position = Position(hands, kind, request.seat, request.leader)
+                key.append(_outcome(request, position, solver, None))
+        return {tuple(key): 1}
+
+    run = _finished(run_layouts(space, evaluate, options))
+    reader = _Reader(request, run)
+
+    def slot(discard_index: int, contract: Contract) -> int:
+        return discard_index * len(kinds) + kinds.index(contract_kind(contract))
+
+    per_contract = []
+    every_discard: dict[Contract, list[ContractAdvice]] = {}
+    for contract in request.contracts:
+        options_for = [reader.advice(contract, slot(i, contract), discard) for i, discard in enumerate(discards)]
+        options_for.sort(key=lambda advice: -_mean(advice.value))
+        every_discard[contract] = options_for
+        per_contract.append(options_for[0])
+    contracts = tuple(per_contract)
+    index = {discard.mask: i for i, discard in enumerate(discards)}
+    best, sure, advantage = _rank(
+        reader, contracts, lambda advice: slot(index[advice.discard.mask], advice.contract))  # type: ignore[union-attr]
+    notes = (f"{len(discards)} distinct discards of the 12 cards tried on the same layouts",)
+    return BidAdvice(request, contracts, best, sure, advantage, tuple(every_discard[best.contract]),
+                     run.stats, notes)
+
+
+def _finished(run: LayoutRun) -> LayoutRun:
+    if run.stats.layouts == 0:
+        raise AdviceError(f"the run was {run.stats.stopped} before any layout was finished")
+    return run
+
+
+def _rank(reader: _Reader, contracts: tuple[ContractAdvice, ...], slot_of) -> tuple[
+        ContractAdvice, float, Estimate | None]:
+    """The best contract, how sure, and its paired advantage over the runner-up."""
+    ranked = sorted(range(len(contracts)), key=lambda i: (-_mean(contracts[i].value), i))
+    best = contracts[ranked[0]]
+    if len(contracts) == 1:
+        return best, 1.0, None
+    second = contracts[ranked[1]]
+    best_value = reader.value_function(best.contract, slot_of(best))
+    second_value = reader.value_function(second.contract, slot_of(second))
+    advantage = reader.estimate(lambda key: best_value(key) - second_value(key))
+    return best, sureness(advantage), advantage

@@ -1,0 +1,344 @@
+"""``prefdd whist``, ``prefdd bid`` and ``prefdd enumerate``.
+
+    prefdd whist HAND --talon T --contract 6s --declarer S --seat S [--other pass|whist|half_whist]
+    prefdd bid HAND --seat S [--talon T] [--contracts all|6s,7s,...]
+    prefdd enumerate HAND --declarer S --contract 6s[,7s] (--discard CARDS | --defenders CARDS)
+
+Common: ``--convention sochi|leningrad|rostov``, ``--option KEY=VALUE``
+(repeatable), ``--layouts N`` (budget), ``--seconds S`` (budget), ``--seed N``,
+``--workers N``, ``--exact``/``--sample``, ``--json``, ``--no-progress``.
+A progress bar goes to standard error when it is a terminal; Ctrl-C stops a
+run and prints the estimate so far.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import sys
+import threading
+from contextlib import contextmanager
+from typing import IO, Any, Iterator
+
+from ..notation import SEAT_NAMES, parse_seat
+from .bid import BidAdvice, advise_bid, bid_request
+from .enumeration import Enumeration, enumerate_splits, enumeration_request
+from .errors import AdviceError
+from .jsonio import bid_json, enumeration_json, whist_json
+from .parallel import RunOptions, RunStats
+from .play import AuctionFilter
+from .progress import ProgressBar
+from .stats import Estimate
+from .whist import WhistAdvice, WhistOption, advise_whist, whist_request
+
+__all__ = ["register"]
+
+
+def _seat(text: str) -> int:
+    try:
+        return parse_seat(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be positive, got {text}")
+    return value
+
+
+def _tricks(text: str) -> tuple[int, int, int]:
+    parts = text.replace(" ", "").split(",")
+    if len(parts) != 3 or not all(p.isdigit() for p in parts):
+        raise argparse.ArgumentTypeError(f"expected three numbers by seat, like 2,1,1; got {text!r}")
+    return int(parts[0]), int(parts[1]), int(parts[2])
+
+
+def _options(pairs: list[str] | None) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for pair in pairs or []:
+        if "=" not in pair:
+            raise AdviceError(f"--option takes KEY=VALUE, got {pair!r}")
+        key, text = pair.split("=", 1)
+        try:
+            result[key.strip()] = json.loads(text)
+        except json.JSONDecodeError:
+            result[key.strip()] = text
+    return result
+
+
+def _add_common(parser: argparse.ArgumentParser, layouts: int) -> None:
+    parser.add_argument("--convention", default="sochi", help="sochi (default), leningrad or rostov")
+    parser.add_argument("--option", action="append", metavar="KEY=VALUE",
+                        help="a convention option override (repeatable), e.g. stalingrad=true")
+    parser.add_argument("--layouts", type=_positive_int, default=layouts,
+                        help=f"layouts to sample (default {layouts}); with auto mode, enumerate when there "
+                             "are no more than this")
+    parser.add_argument("--seconds", type=_seconds, help="stop after this many seconds with the estimate so far")
+    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    parser.add_argument("--workers", type=_positive_int, help="solver threads (default: every core)")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--exact", dest="mode", action="store_const", const="exact",
+                      help="enumerate every layout")
+    mode.add_argument("--sample", dest="mode", action="store_const", const="sample",
+                      help="always sample, never enumerate")
+    parser.add_argument("--json", action="store_true", help="one JSON object")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar on standard error")
+
+
+@contextmanager
+def _run_options(args: argparse.Namespace) -> Iterator[RunOptions]:
+    """Run options with a progress bar and Ctrl-C as cancel (main thread)."""
+    cancel = threading.Event()
+    bar = ProgressBar(sys.stderr) if not args.no_progress and sys.stderr.isatty() else None
+    options = RunOptions(layouts=args.layouts, seconds=args.seconds, seed=args.seed, workers=args.workers,
+                         mode=getattr(args, "mode", None) or "auto", cancel=cancel, progress=bar)
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.signal(signal.SIGINT, lambda signum, frame: cancel.set())
+    try:
+        yield options
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+        if bar is not None:
+            bar.close()
+
+
+def _percent(p: float) -> str:
+    return f"{100 * p:.0f}%" if p < 0.995 or p == 1 else ">99%"
+
+
+def _value(value: Estimate) -> str:
+    if value.exact is not None:
+        return f"{value.mean:8.2f} (exact)"
+    return f"{value.mean:8.2f} ± {value.std_error:.2f}"
+
+
+def _run_line(stats: RunStats) -> str:
+    if stats.exact:
+        what = (f"all {stats.layouts:,} layouts enumerated" if stats.complete
+                else f"{stats.layouts:,} of {stats.space:,} layouts enumerated (stopped: {stats.stopped})")
+    else:
+        what = f"{stats.layouts:,} layouts sampled (seed {stats.seed})"
+        if stats.stopped != "done":
+            what += f", stopped: {stats.stopped}"
+    if stats.rejected:
+        what += f", {stats.rejected:,} rejected"
+    return f"{what}; {stats.workers} worker(s), {stats.elapsed:.2f} s"
+
+
+def _distribution(values: dict, label=str) -> str:
+    return "  ".join(f"{label(k)}: {_percent(p)}" for k, p in values.items() if p >= 0.005)
+
+
+def _option_lines(option: WhistOption, depth: int) -> list[str]:
+    indent = "  " * depth
+    fails = "" if not option.scenario.played else f"   declarer fails {_percent(option.declarer_fails.mean)}"
+    head = f"{indent}{option.action:<11}{_value(option.value)}{fails}   — {option.description}"
+    lines = [head]
+    if option.replies:
+        chosen = next(r for r in option.replies if r.scenario is option.scenario and r.value == option.value)
+        who = "the other defender chooses (modelled" if option.chooser == "other" else "you choose (best"
+        lines.append(f"{indent}  then {who}: {chosen.action}); values for you / the other defender:")
+        for reply in option.replies:
+            lines.extend(_reply_lines(reply, depth + 2))
+    return lines
+
+
+def _reply_lines(option: WhistOption, depth: int) -> list[str]:
+    indent = "  " * depth
+    lines = [f"{indent}{option.action:<11}{_value(option.value)} / {_value(option.other_value).strip()}"
+             f"   — {option.description}"]
+    for reply in option.replies:
+        lines.extend(_reply_lines(reply, depth + 1))
+    return lines
+
+
+def format_whist(advice: WhistAdvice) -> str:
+    r = advice.request
+    order = "first" if r.speaks_first else "second"
+    lines = [
+        f"{r.contract.pretty()} by {SEAT_NAMES[r.declarer]} (seat {r.declarer}); you: {SEAT_NAMES[r.seat]} "
+        f"(seat {r.seat}), {order} defender; convention {r.convention.name}",
+        f"hand {r.hand.pretty()}   talon {' '.join(card.pretty() for card in r.talon)}"
+        + (f"   the other defender: {r.other_decision.value}" if r.other_decision else ""),
+        _run_line(advice.run) + f"; discard model {r.discard_model.value}",
+        "",
+        "option     your value (whists)",
+    ]
+    for option in advice.options:
+        lines.extend(_option_lines(option, 0))
+    lines.append("")
+    if advice.advantage is None:
+        lines.append(f"Recommended: {advice.recommended} (the only option)")
+    else:
+        lines.append(f"Recommended: {advice.recommended}, sure {_percent(advice.sureness)} "
+                     f"(ahead by {advice.advantage.mean:.2f}"
+                     + ("" if advice.advantage.exact is not None else f" ± {advice.advantage.std_error:.2f}")
+                     + " whists)")
+    lines.append(f"Declarer fails: {_percent(advice.declarer_fails.mean)}; his tricks: "
+                 + _distribution(advice.declarer_tricks))
+    if advice.split:
+        top = sorted(advice.split.items(), key=lambda item: -item[1])[:6]
+        lines.append("Defence split along the solver's line (yours-other's): "
+                     + "  ".join(f"{a}-{b}: {_percent(p)}" for (a, b), p in top))
+    lines.extend(f"Note: {note}" for note in advice.notes)
+    return "\n".join(lines)
+
+
+def format_bid(advice: BidAdvice) -> str:
+    r = advice.request
+    what = "12 cards after the talon" if r.after_talon else "before the talon"
+    lines = [f"{r.hand.pretty()} ({what}), {SEAT_NAMES[r.seat]} (seat {r.seat}); convention "
+             f"{r.convention.name}; defenders: {r.defence.value}",
+             _run_line(advice.run), "",
+             f"{'contract':<9}{'makes':>8}   {'value (whists)':<20}" + ("discard" if r.after_talon else "")]
+    for c in advice.contracts:
+        discard = c.discard.pretty() if c.discard is not None else ""
+        lines.append(f"{c.contract.pretty():<9}{_percent(c.make_probability.mean):>8}   "
+                     f"{_value(c.value):<20}{discard}")
+    best = advice.recommended
+    lines.append("")
+    lines.append(f"Recommended: {best.contract.pretty()}"
+                 + (f" discarding {best.discard.pretty()}" if best.discard is not None else "")
+                 + f", sure {_percent(advice.sureness)}")
+    lines.extend(f"Note: {note}" for note in advice.notes)
+    return "\n".join(lines)
+
+
+def format_enumeration(result: Enumeration) -> str:
+    r = result.request
+    lines = [f"declarer {SEAT_NAMES[r.declarer]} (seat {r.declarer}) holds {r.hand.pretty()}; defenders share "
+             f"{len(r.defenders)} cards; convention {r.convention.name}; defenders: {r.defence.value}",
+             _run_line(result.run), ""]
+    for c in result.contracts:
+        lines.append(f"{c.contract.pretty():<8} makes {_percent(c.make_probability.mean):>5}   value "
+                     f"{_value(c.value)}")
+        lines.append("         tricks: " + "  ".join(f"{t}: {n}" for t, n in c.counts.items()))
+    return "\n".join(lines)
+
+
+def _auction(args: argparse.Namespace) -> AuctionFilter | None:
+    if not (args.auction or args.auction_min_trumps is not None or args.auction_max_down is not None):
+        return None
+    defaults = AuctionFilter()
+    return AuctionFilter(
+        args.auction_min_trumps if args.auction_min_trumps is not None else defaults.min_trumps,
+        args.auction_max_down if args.auction_max_down is not None else defaults.max_undertricks)
+
+
+def run_whist(args: argparse.Namespace, out: IO[str]) -> int:
+    request = whist_request(args.hand, args.talon, args.contract, args.declarer, args.seat,
+                            other_decision=args.other, convention=args.convention,
+                            options=_options(args.option), played=args.played or "", unseen=args.unseen,
+                            prior_tricks=args.prior_tricks, discard_model=args.discard_model,
+                            auction=_auction(args), split=args.split, four_players=args.four_players)
+    with _run_options(args) as options:
+        advice = advise_whist(request, options)
+    out.write((json.dumps(whist_json(advice), ensure_ascii=False) if args.json else format_whist(advice)) + "\n")
+    return 0
+
+
+def run_bid(args: argparse.Namespace, out: IO[str]) -> int:
+    request = bid_request(args.hand, args.seat, talon=args.talon, convention=args.convention,
+                          options=_options(args.option), contracts=args.contracts, defence=args.defence,
+                          unseen=args.unseen, prior_tricks=args.prior_tricks, four_players=args.four_players)
+    with _run_options(args) as options:
+        advice = advise_bid(request, options)
+    out.write((json.dumps(bid_json(advice), ensure_ascii=False) if args.json else format_bid(advice)) + "\n")
+    return 0
+
+
+def run_enumerate(args: argparse.Namespace, out: IO[str]) -> int:
+    request = enumeration_request(args.hand, args.declarer, args.contract, discard=args.discard,
+                                  defenders=args.defenders, convention=args.convention,
+                                  options=_options(args.option), defence=args.defence,
+                                  prior_tricks=args.prior_tricks, four_players=args.four_players)
+    with _run_options(args) as options:
+        result = enumerate_splits(request, options)
+    out.write((json.dumps(enumeration_json(result), ensure_ascii=False) if args.json
+               else format_enumeration(result)) + "\n")
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    """Add ``whist``, ``bid`` and ``enumerate`` to the ``prefdd`` command line."""
+    whist = subparsers.add_parser(
+        "whist", help="whist or pass: each option's expected value over the hidden cards",
+        description="The defender's question: the expected single-deal value of each option (pass, "
+                    "half-whist, whist, and the other defender's replies) over the layouts of the hidden "
+                    "cards, each played double dummy.")
+    whist.add_argument("hand", help="the defender's hand, e.g. JT98.JT.98.A9")
+    whist.add_argument("--talon", required=True, help="the open talon, e.g. ..J.K")
+    whist.add_argument("--contract", required=True, help="the declarer's contract, 6s .. 10nt")
+    whist.add_argument("--declarer", required=True, type=_seat, help="the declarer's seat 0-2")
+    whist.add_argument("--seat", required=True, type=_seat, help="your seat 0-2")
+    whist.add_argument("--other", choices=["pass", "whist", "half_whist"],
+                       help="what the other defender said (required when he spoke first)")
+    whist.add_argument("--played", help="cards played so far, in order from the first lead")
+    whist.add_argument("--unseen", help="endgames: the declarer's and the other defender's cards together")
+    whist.add_argument("--prior-tricks", type=_tricks, default=(0, 0, 0),
+                       help="endgames: tricks taken before, by seat, e.g. 2,1,1")
+    whist.add_argument("--discard-model", choices=["best", "uniform"], default="best",
+                       help="the declarer's discard: his double-dummy best (default) or uniform among "
+                            "those that keep the contract makeable")
+    whist.add_argument("--auction", action="store_true",
+                       help="reject layouts the declarer could not reasonably have bid from "
+                            "(at least 4 trumps, at most 2 down double dummy)")
+    whist.add_argument("--auction-min-trumps", type=int, help="auction filter: fewest trumps in his 12 cards")
+    whist.add_argument("--auction-max-down", type=int, help="auction filter: most undertricks double dummy")
+    whist.add_argument("--split", action="store_true",
+                       help="always count the defenders' split of tricks along the solver's line")
+    whist.add_argument("--four-players", action="store_true", help="score a 4-player game (the dealer sits out)")
+    _add_common(whist, 1000)
+    whist.set_defaults(run=run_whist)
+
+    bid = subparsers.add_parser(
+        "bid", help="which contract: chance and expected value of every contract",
+        description="The bidder's question: for every contract, the chance of making it and its expected "
+                    "single-deal value over the hidden layouts (10 cards: talon and hands; 12 cards: "
+                    "the other hands, every discard tried).")
+    bid.add_argument("hand", help="10 cards (before the talon) or 12 (after it)")
+    bid.add_argument("--seat", required=True, type=_seat, help="your seat 0-2 (seat 0 leads)")
+    bid.add_argument("--talon", help="the talon, making the 12-card question")
+    bid.add_argument("--contracts", default="all", help="all (default) or a list: 6s,7s,misere")
+    bid.add_argument("--defence", choices=["whist", "pass", "both"], default="whist",
+                     help="how the defenders answer (default: one whists, one passes)")
+    bid.add_argument("--unseen", help="endgames: every other card in play")
+    bid.add_argument("--prior-tricks", type=_tricks, default=(0, 0, 0), help="endgames: tricks before, by seat")
+    bid.add_argument("--four-players", action="store_true", help="score a 4-player game")
+    _add_common(bid, 200)
+    bid.set_defaults(run=run_bid)
+
+    enumerate_ = subparsers.add_parser(
+        "enumerate", help="every split of the defenders' cards, exactly",
+        description="With the declarer's cards known, solve every split of the defenders' cards "
+                    "(C(20,10) = 184,756 for a full deal): the exact trick distribution, chance and "
+                    "expected value of each contract.")
+    enumerate_.add_argument("hand", help="the declarer's 10 cards in play, or his 12 with --discard")
+    enumerate_.add_argument("--declarer", required=True, type=_seat, help="the declarer's seat 0-2")
+    enumerate_.add_argument("--contract", required=True, help="one contract or several: 6s,7s")
+    enumerate_.add_argument("--discard", help="the 2 cards out of play (the defenders hold the rest)")
+    enumerate_.add_argument("--defenders", help="endgames: the defenders' cards together")
+    enumerate_.add_argument("--defence", choices=["whist", "pass", "both"], default="whist",
+                            help="how the defenders answer (default: one whists, one passes)")
+    enumerate_.add_argument("--prior-tricks", type=_tricks, default=(0, 0, 0),
+                            help="endgames: tricks before, by seat")
+    enumerate_.add_argument("--four-players", action="store_true", help="score a 4-player game")
+    _add_common(enumerate_, 1000)
+    enumerate_.set_defaults(run=run_enumerate, mode="exact")

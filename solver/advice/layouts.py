@@ -1,0 +1,156 @@
+"""Hidden-card layouts: how the unseen cards may lie, sampled or enumerated.
+
+A :class:`LayoutSpace` deals the ``free`` cards (unseen and not known to be
+anywhere) into *parts* (a seat's hand, or the talon), part ``i`` getting
+``sizes[i]`` of them on top of the cards ``fixed[i]`` known to be there.
+Every way of dealing is equally likely.
+
+* Sampling: layout ``i`` of seed ``s`` is drawn by its own generator, seeded
+  with the text ``"s/i"`` (:class:`random.Random` hashes a text seed with
+  SHA-512, the same on every machine and run), so a layout depends only on
+  (seed, index): never on the thread that evaluates it, nor on the order.
+* Enumeration: every layout once. The last two parts are dealt in
+  revolving-door order (each layout differs from the one before by one card
+  moved from one part to the other and one moved back), so neighbours are
+  nearly the same deal and the solver's table carries over between them;
+  any earlier part (the talon of a bidder's question) is dealt in
+  lexicographic order outside that.
+"""
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations
+from typing import Iterator
+
+from ..notation import Hand
+from .errors import AdviceError
+
+__all__ = ["LayoutSpace", "revolving_door", "layout_rng"]
+
+
+def layout_rng(seed: int, index: int) -> random.Random:
+    """The generator of layout ``index`` under ``seed``."""
+    return random.Random(f"{seed}/{index}")
+
+
+@lru_cache(maxsize=64)
+def revolving_door(n: int, k: int) -> tuple[int, ...]:
+    """Every k-subset of range(n) as a bit mask, consecutive subsets differing
+    by one element out and one in (the revolving-door Gray code:
+    R(n, k) = R(n-1, k), then R(n-1, k-1) reversed with element n-1 added)."""
+    if k < 0 or k > n:
+        return ()
+    if k == 0:
+        return (0,)
+    if k == n:
+        return ((1 << n) - 1,)
+    top = 1 << (n - 1)
+    without = revolving_door(n - 1, k)
+    with_top = revolving_door(n - 1, k - 1)
+    return without + tuple(mask | top for mask in reversed(with_top))
+
+
+class _SubsetMap:
+    """Maps a subset bit mask over a list of cards to the cards' hand mask,
+    a byte at a time (cheap enough for the 184,756 subsets of 20 cards)."""
+
+    def __init__(self, cards: list[int]) -> None:
+        self.tables = []
+        for start in range(0, len(cards), 8):
+            group = cards[start:start + 8]
+            table = [0] * 256
+            for byte in range(256):
+                mask = 0
+                for bit, card in enumerate(group):
+                    if byte >> bit & 1:
+                        mask |= 1 << card
+                table[byte] = mask
+            self.tables.append(table)
+
+    def __call__(self, subset: int) -> int:
+        mask = 0
+        for table in self.tables:
+            mask |= table[subset & 255]
+            subset >>= 8
+        return mask
+
+
+@dataclass(frozen=True)
+class LayoutSpace:
+    """The ways the ``free`` cards can be dealt into parts of ``sizes``
+    cards, each part also holding its ``fixed`` cards."""
+
+    free: Hand
+    sizes: tuple[int, ...]
+    fixed: tuple[Hand, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.sizes) != len(self.fixed) or len(self.sizes) < 2:
+            raise AdviceError("a layout space needs at least two parts, each with a size and fixed cards")
+        if any(size < 0 for size in self.sizes):
+            raise AdviceError(f"a part cannot receive a negative number of cards: {self.sizes}")
+        if sum(self.sizes) != len(self.free):
+            raise AdviceError(f"{len(self.free)} unseen cards cannot fill parts of "
+                              f"{'+'.join(map(str, self.sizes))} cards")
+        seen = self.free.mask
+        for part in self.fixed:
+            if part.mask & seen:
+                raise AdviceError(f"card {Hand(part.mask & seen).cards()[0]} is placed twice")
+            seen |= part.mask
+
+    def count(self) -> int:
+        """How many layouts there are (the multinomial coefficient)."""
+        total, left = 1, len(self.free)
+        for size in self.sizes:
+            total *= math.comb(left, size)
+            left -= size
+        return total
+
+    def _deal(self, order: list[int]) -> tuple[Hand, ...]:
+        hands, start = [], 0
+        for size, fixed in zip(self.sizes, self.fixed):
+            mask = fixed.mask
+            for card in order[start:start + size]:
+                mask |= 1 << card
+            hands.append(Hand(mask))
+            start += size
+        return tuple(hands)
+
+    def sample(self, seed: int, index: int) -> tuple[Hand, ...]:
+        """Layout ``index`` of the random sequence of ``seed`` (uniform)."""
+        cards = [card.index for card in self.free.cards()]
+        layout_rng(seed, index).shuffle(cards)
+        return self._deal(cards)
+
+    def enumerate(self) -> Iterator[tuple[Hand, ...]]:
+        """Every layout once; the last two parts in revolving-door order."""
+        for masks in self.enumerate_masks():
+            yield tuple(Hand(mask) for mask in masks)
+
+    def enumerate_masks(self) -> Iterator[tuple[int, ...]]:
+        """:meth:`enumerate` as hand masks (lighter to keep in a list)."""
+        fixed = [part.mask for part in self.fixed]
+        for lead in self._leading_parts(0, self.free.mask):
+            rest = self.free.mask
+            for part in lead:
+                rest &= ~part
+            cards = [card.index for card in Hand(rest).cards()]
+            to_mask = _SubsetMap(cards)
+            head = tuple(fixed[i] | lead[i] for i in range(len(lead)))
+            for subset in revolving_door(len(cards), self.sizes[-2]):
+                mask = to_mask(subset)
+                yield head + (fixed[-2] | mask, fixed[-1] | (rest & ~mask))
+
+    def _leading_parts(self, part: int, left: int) -> Iterator[tuple[int, ...]]:
+        """Every way to deal the parts before the last two, lexicographic."""
+        if part == len(self.sizes) - 2:
+            yield ()
+            return
+        cards = [card.index for card in Hand(left).cards()]
+        for chosen in combinations(cards, self.sizes[part]):
+            mask = sum(1 << card for card in chosen)
+            for rest in self._leading_parts(part + 1, left & ~mask):
+                yield (mask,) + rest

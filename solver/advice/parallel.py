@@ -1,0 +1,316 @@
+"""Evaluating layouts on worker threads, one solver each.
+
+The C search releases the GIL, so worker threads with their own
+:class:`~solver.engine.Solver` search in parallel. Work is handed out as
+numbered *tasks* (one sampled layout, or one chunk of consecutive enumerated
+layouts); each worker keeps its solver, so its table carries over from task to
+task. Results are kept by task number and only the longest run of finished
+tasks from task 0 is used, so the answer for a given seed and number of
+layouts is the same whatever the number of threads.
+
+A run ends when:
+ - sampling: the finished tasks from 0 on hold ``layouts`` kept layouts
+   (tasks stop there: a later task that finished first is dropped);
+ - enumeration: every chunk is done;
+ - ``seconds`` have passed or ``cancel`` is set: the searches under way are
+   stopped (:meth:`Solver.request_stop`) and the answer is the estimate from
+   the finished prefix, with its standard error.
+
+Enumerated chunks are handed out in a seeded random order, so an enumeration
+stopped early is still an unbiased (cluster) sample of the layouts.
+"""
+from __future__ import annotations
+
+import os
+import random
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Hashable, Optional
+
+from ..engine import SearchStopped, Solver
+from ..notation import Hand
+from .errors import AdviceError
+from .layouts import LayoutSpace
+from .progress import Progress
+from .stats import Number, Unit
+
+__all__ = ["RunOptions", "RunStats", "LayoutRun", "LayoutEvaluator", "run_layouts", "default_workers"]
+
+LayoutEvaluator = Callable[[tuple[Hand, ...], Solver], Optional[dict[Hashable, Number]]]
+"""Evaluates one layout with the worker's solver: its outcome histogram
+(weights adding up to 1), or None when the layout is rejected."""
+
+MODES = ("auto", "sample", "exact")
+MAX_CHUNK = 2048
+"""Most enumerated layouts per task: long runs of neighbouring layouts keep
+the solver's table useful (shorter chunks in a random order cost about half
+as much time again on a full enumeration)."""
+REJECTION_LIMIT = 20
+"""Sampling gives up after this many tries per layout wanted."""
+
+
+def default_workers() -> int:
+    """The cores this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """How to run: the budgets, the seed, the threads, sampled or exact.
+
+    ``mode``: ``exact`` enumerates every layout, ``sample`` draws ``layouts``
+    of them at random, ``auto`` enumerates when there are no more layouts
+    than ``layouts``, else samples. ``seconds`` (optional) stops the run
+    early; ``cancel`` (a :class:`threading.Event`) stops it when set;
+    ``progress`` is called from the calling thread while the run goes on.
+    """
+
+    layouts: int = 1000
+    seconds: float | None = None
+    seed: int = 0
+    workers: int | None = None
+    mode: str = "auto"
+    table_mib: int = 16
+    cancel: threading.Event | None = field(default=None, compare=False)
+    progress: Callable[[Progress], None] | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.layouts, bool) or not isinstance(self.layouts, int) or self.layouts < 1:
+            raise AdviceError(f"the layout budget must be a whole number of at least 1, got {self.layouts!r}")
+        if self.seconds is not None and not (isinstance(self.seconds, (int, float)) and self.seconds > 0):
+            raise AdviceError(f"the time budget must be a positive number of seconds, got {self.seconds!r}")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int):
+            raise AdviceError(f"the seed must be a whole number, got {self.seed!r}")
+        if self.workers is not None and (isinstance(self.workers, bool) or not isinstance(self.workers, int)
+                                         or self.workers < 1):
+            raise AdviceError(f"workers must be a whole number of at least 1, got {self.workers!r}")
+        if self.mode not in MODES:
+            raise AdviceError(f"mode must be one of {', '.join(MODES)}, got {self.mode!r}")
+
+    @property
+    def thread_count(self) -> int:
+        return self.workers or default_workers()
+
+
+@dataclass(frozen=True)
+class RunStats:
+    """What a run did. ``layouts`` were used (kept), ``rejected`` were
+    inconsistent with what is known; ``exact``: enumerated rather than
+    sampled, ``complete``: every layout counted (the answer is exact);
+    ``stopped``: ``done``, ``seconds`` or ``cancelled``."""
+
+    layouts: int
+    rejected: int
+    exact: bool
+    complete: bool
+    stopped: str
+    elapsed: float
+    workers: int
+    space: int
+    """The number of layouts there are (before any rejection)."""
+    seed: int
+
+
+@dataclass(frozen=True)
+class LayoutRun:
+    """The units a run produced (see :mod:`solver.advice.stats`) and its stats."""
+
+    units: tuple[Unit, ...]
+    population_units: int | None
+    stats: RunStats
+
+
+@dataclass
+class _TaskResult:
+    unit: dict[Hashable, Number]
+    kept: int
+    rejected: int
+
+
+class _Counter:
+    """Layouts evaluated so far, for progress reports (any thread)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.value = 0
+
+    def add(self) -> None:
+        with self.lock:
+            self.value += 1
+
+
+class _Stop(Exception):
+    """A task noticed the stop request between two layouts."""
+
+
+def run_layouts(space: LayoutSpace, evaluate: LayoutEvaluator, options: RunOptions, *,
+                masks: bool = False) -> LayoutRun:
+    """Evaluate the layouts of ``space`` as ``options`` say (see the module).
+    With ``masks`` the evaluator gets each part as a hand mask (an int)
+    instead of a :class:`Hand`, which saves time when layouts are cheap."""
+    count = space.count()
+    exact = options.mode == "exact" or (options.mode == "auto" and count <= options.layouts)
+    if exact:
+        return _run_exact(space, evaluate, options, count, masks)
+    return _run_sample(space, evaluate, options, count, masks)
+
+
+def _run_sample(space: LayoutSpace, evaluate: LayoutEvaluator, options: RunOptions, count: int,
+                masks: bool) -> LayoutRun:
+    def task(index: int, solver: Solver, stop: threading.Event) -> _TaskResult:
+        parts = space.sample(options.seed, index)
+        unit = evaluate(tuple(part.mask for part in parts) if masks else parts, solver)  # type: ignore[arg-type]
+        if unit is None:
+            return _TaskResult({}, 0, 1)
+        return _TaskResult(unit, 1, 0)
+
+    limit = options.layouts * REJECTION_LIMIT + 100
+    results, stopped, elapsed = _Engine(task, limit, options.layouts, options, exact=False).run()
+    units = tuple(r.unit for r in results if r.kept)
+    stats = RunStats(len(units), sum(r.rejected for r in results), False, False, stopped, elapsed,
+                     options.thread_count, count, options.seed)
+    return LayoutRun(units, None, stats)
+
+
+def _run_exact(space: LayoutSpace, evaluate: LayoutEvaluator, options: RunOptions, count: int,
+               masks: bool) -> LayoutRun:
+    layouts = list(space.enumerate_masks())
+    size = max(1, min(MAX_CHUNK, len(layouts) // (8 * options.thread_count)))
+    chunks = [(start, min(start + size, len(layouts))) for start in range(0, len(layouts), size)]
+    random.Random(f"{options.seed}/chunks").shuffle(chunks)
+
+    def task(index: int, solver: Solver, stop: threading.Event) -> _TaskResult:
+        start, end = chunks[index]
+        unit: dict[Hashable, Number] = {}
+        kept = rejected = 0
+        for layout in layouts[start:end]:
+            if stop.is_set():
+                raise _Stop
+            outcome = evaluate(layout if masks else tuple(Hand(mask) for mask in layout), solver)  # type: ignore[arg-type]
+            counter.add()
+            if outcome is None:
+                rejected += 1
+                continue
+            kept += 1
+            for key, weight in outcome.items():
+                unit[key] = unit.get(key, 0) + weight
+        return _TaskResult(unit, kept, rejected)
+
+    engine = _Engine(task, len(chunks), None, options, exact=True, total=count)
+    counter = engine.counter
+    results, stopped, elapsed = engine.run()
+    complete = len(results) == len(chunks)
+    stats = RunStats(sum(r.kept for r in results), sum(r.rejected for r in results), True, complete,
+                     stopped, elapsed, options.thread_count, count, options.seed)
+    return LayoutRun(tuple(r.unit for r in results), len(chunks), stats)
+
+
+class _Engine:
+    """The thread pool of one run."""
+
+    def __init__(self, task: Callable[[int, Solver, threading.Event], _TaskResult], task_count: int,
+                 target: int | None, options: RunOptions, *, exact: bool, total: int | None = None) -> None:
+        self.task = task
+        self.task_count = task_count
+        self.target = target
+        self.options = options
+        self.exact = exact
+        self.total = total if total is not None else (target or task_count)
+        self.results: dict[int, _TaskResult] = {}
+        self.next_task = 0
+        self.lock = threading.Lock()
+        self.changed = threading.Condition(self.lock)
+        self.stop = threading.Event()
+        self.solvers: list[Solver] = []
+        self.error: BaseException | None = None
+        self.counter = _Counter()
+
+    def _worker(self) -> None:
+        try:
+            solver = Solver(self.options.table_mib)
+        except BaseException as error:  # noqa: BLE001 - handed to the calling thread
+            self._fail(error)
+            return
+        with self.lock:
+            self.solvers.append(solver)
+            if self.stop.is_set():
+                solver.request_stop()
+        while True:
+            with self.lock:
+                if self.stop.is_set() or self.next_task >= self.task_count:
+                    return
+                index = self.next_task
+                self.next_task += 1
+            try:
+                result = self.task(index, solver, self.stop)
+            except (SearchStopped, _Stop):
+                return
+            except BaseException as error:  # noqa: BLE001 - handed to the calling thread
+                self._fail(error)
+                return
+            with self.changed:
+                self.results[index] = result
+                self.changed.notify()
+
+    def _fail(self, error: BaseException) -> None:
+        with self.changed:
+            if self.error is None:
+                self.error = error
+            self.stop.set()
+            self.changed.notify()
+
+    def run(self) -> tuple[list[_TaskResult], str, float]:
+        """The finished prefix of tasks, why the run stopped, and its time."""
+        start = time.monotonic()
+        threads = [threading.Thread(target=self._worker, name=f"prefdd-advice-{i}", daemon=True)
+                   for i in range(self.options.thread_count)]
+        for thread in threads:
+            thread.start()
+        prefix = kept = rejected = 0
+        stopped = "done"
+        try:
+            while True:
+                with self.changed:
+                    while prefix in self.results and not self._reached(kept):
+                        kept += self.results[prefix].kept
+                        rejected += self.results[prefix].rejected
+                        prefix += 1
+                    done = self.counter.value if self.exact else prefix
+                    error = self.error
+                if error is not None:
+                    raise error
+                elapsed = time.monotonic() - start
+                if self._reached(kept) or prefix >= self.task_count:
+                    break
+                if self.options.seconds is not None and elapsed >= self.options.seconds:
+                    stopped = "seconds"
+                    break
+                if self.options.cancel is not None and self.options.cancel.is_set():
+                    stopped = "cancelled"
+                    break
+                self._report(done, kept, rejected, elapsed)
+                with self.changed:
+                    if prefix not in self.results and self.error is None:
+                        self.changed.wait(0.05)
+        finally:
+            with self.lock:
+                self.stop.set()
+                for solver in self.solvers:
+                    solver.request_stop()
+            for thread in threads:
+                thread.join()
+        elapsed = time.monotonic() - start
+        self._report(kept + rejected, kept, rejected, elapsed)
+        return [self.results[i] for i in range(prefix)], stopped, elapsed
+
+    def _reached(self, kept: int) -> bool:
+        return self.target is not None and kept >= self.target
+
+    def _report(self, done: int, kept: int, rejected: int, elapsed: float) -> None:
+        if self.options.progress is not None:
+            self.options.progress(Progress(done, self.total, kept, rejected, elapsed, self.exact))
+

@@ -1,0 +1,267 @@
+"""One layout, played double dummy: the declarer's discard, his tricks, and
+the split of the defence's tricks along the solver's line.
+
+An outcome key is ``(declarer's tricks, split)``: the declarer's tricks in the
+whole deal, and ``split`` = every seat's tricks in the whole deal (a tuple by
+seat) or None when the split was not asked for. Tricks of the whole deal are
+the tricks before the hands given (``prior``, endgames only), the tricks taken
+by the cards already played, and the tricks from the position on.
+
+The discard (rules.md, "best discard"; the issue leaves the model open):
+ - ``best`` (default): the declarer's double-dummy best discard for the named
+   contract. Among several best discards the first in canonical order is
+   played (it matters only for the split), or with cards already played the
+   first one those cards are consistent with; a layout with no consistent best
+   discard is rejected.
+ - ``uniform``: one of the discards that keep the contract makeable (double
+   dummy, before any card is played; equivalent discards - the same game up to
+   the relative ranks of the live cards - are one search), each equally
+   likely: the layout's weight is spread evenly over them. If no discard makes
+   the contract, the best discard is played. With cards already played, only
+   the discards those cards are consistent with count.
+
+The split "along the solver's line": :meth:`Solver.best_line` from the
+position (every card optimal for its player, ties to the lowest card index),
+and each seat's tricks counted along it. It is one optimal line among possibly
+many; the declarer's total along it is always his double-dummy value, the
+defenders' shares are the convention of this line.
+
+Auction inference (optional, :class:`AuctionFilter`): a layout is rejected when
+its declarer could not reasonably have named the contract: fewer than
+``min_trumps`` trumps among his 12 cards (suit contracts), or a double-dummy
+best-discard value more than ``max_undertricks`` short of the contract
+(misère: caught for more than ``max_undertricks`` tricks).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from fractions import Fraction
+from typing import Hashable, Sequence
+
+from ..analysis import best_discard, deal_after_discard
+from ..analysis.discard import discard_order
+from ..engine import Solver
+from ..notation import NO_TRUMP, Card, Contract, ContractKind, Deal, Hand
+from ..position import Position, PositionError
+from .errors import AdviceError
+from .stats import Number
+
+__all__ = [
+    "AuctionFilter",
+    "ContractPlay",
+    "DiscardModel",
+    "OutcomeKey",
+    "discard_classes",
+    "line_tricks",
+    "made",
+]
+
+OutcomeKey = tuple[int, "tuple[int, int, int] | None"]
+
+
+class DiscardModel(str, Enum):
+    BEST = "best"
+    UNIFORM = "uniform"
+
+
+@dataclass(frozen=True)
+class AuctionFilter:
+    """Which layouts a declarer could reasonably have bid from (None: no test)."""
+
+    min_trumps: int | None = 4
+    max_undertricks: int | None = 2
+
+    def __post_init__(self) -> None:
+        for name in ("min_trumps", "max_undertricks"):
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 12):
+                raise AdviceError(f"auction filter: {name} must be a whole number 0..12 or None, got {value!r}")
+
+    def trumps_ok(self, contract: Contract, pool: Hand) -> bool:
+        if self.min_trumps is None or contract.kind is not ContractKind.TRICKS or contract.trump == NO_TRUMP:
+            return True
+        return sum(1 for card in pool if card.suit == contract.trump) >= self.min_trumps
+
+    def value_ok(self, contract: Contract, value: int, prior: int) -> bool:
+        """``value`` is the best-discard value of the hands given; ``prior`` the
+        declarer's tricks before them."""
+        if self.max_undertricks is None:
+            return True
+        if contract.kind is ContractKind.MISERE:
+            return prior + value <= self.max_undertricks
+        assert contract.level is not None
+        return prior + value >= contract.level - self.max_undertricks
+
+
+def made(contract: Contract, declarer_tricks: int) -> bool:
+    """Did the declarer make ``contract`` with these tricks (whole deal)?"""
+    if contract.kind is ContractKind.MISERE:
+        return declarer_tricks == 0
+    assert contract.level is not None
+    return declarer_tricks >= contract.level
+
+
+def _winner(cards: Sequence[Card], leader: int, trump: int) -> int:
+    best = 0
+    for offset in (1, 2):
+        card, top = cards[offset], cards[best]
+        if card.suit == top.suit:
+            if card.rank > top.rank:
+                best = offset
+        elif card.suit == trump:
+            best = offset
+    return (leader + best) % 3
+
+
+def line_tricks(position: Position, line: Sequence[Card]) -> tuple[int, int, int]:
+    """Each seat's tricks at the end when ``line`` (the rest of the play, in
+    order) is played from ``position`` (a trick contract or misère), counting
+    the tricks already taken."""
+    taken = list(position.tricks_taken)
+    leader = position.leader
+    trick = list(position.trick)
+    for card in line:
+        trick.append(card)
+        if len(trick) == 3:
+            leader = _winner(trick, leader, position.trump)
+            taken[leader] += 1
+            trick = []
+    if trick:
+        raise AdviceError("the solver's line stops inside a trick")
+    return taken[0], taken[1], taken[2]
+
+
+def _owner_pattern(owners: Sequence[Hand]) -> tuple[tuple[int, ...], ...]:
+    """For each suit, the owners (indexes into ``owners``) of the cards held,
+    high to low: the game up to relative ranks."""
+    pattern = []
+    for suit in range(4):
+        column = []
+        for rank in range(7, -1, -1):
+            bit = 1 << (suit * 8 + rank)
+            for index, hand in enumerate(owners):
+                if hand.mask & bit:
+                    column.append(index)
+                    break
+        pattern.append(tuple(column))
+    return tuple(pattern)
+
+
+def discard_classes(pool: Hand, others: Sequence[Hand]) -> list[list[Hand]]:
+    """Every 2-card discard from ``pool``, grouped into classes that leave the
+    same game up to the relative ranks of the live cards (``others``: the
+    hands, or groups of cards, whose cards stay in play, each its own owner).
+    Classes and their members in canonical order."""
+    cards = pool.cards()
+    groups: dict[tuple, list[Hand]] = {}
+    for i, first in enumerate(cards):
+        for second in cards[i + 1:]:
+            discard = Hand.from_cards((first, second))
+            key = _owner_pattern([pool - discard, *others])
+            groups.setdefault(key, []).append(discard)
+    classes = [sorted(members, key=discard_order) for members in groups.values()]
+    return sorted(classes, key=lambda members: discard_order(members[0]))
+
+
+@dataclass(frozen=True)
+class ContractPlay:
+    """Plays one contract on a layout: the evaluator of the whist question."""
+
+    contract: Contract
+    declarer: int
+    leader: int = 0
+    played: tuple[Card, ...] = ()
+    prior: tuple[int, int, int] = (0, 0, 0)
+    model: DiscardModel = DiscardModel.BEST
+    split: bool = False
+    auction: AuctionFilter | None = None
+
+    def __call__(self, hands: tuple[Hand, Hand, Hand], talon: Hand,
+                 solver: Solver) -> dict[Hashable, Number] | None:
+        """``hands[declarer]`` before he takes the talon. The outcome histogram
+        (weights adding up to 1), or None when the layout is rejected."""
+        deal = Deal(hands, talon)
+        pool = hands[self.declarer] | talon
+        if self.auction is not None and not self.auction.trumps_ok(self.contract, pool):
+            return None
+        if self.model is DiscardModel.UNIFORM:
+            outcome = self._uniform(deal, pool, solver)
+            if outcome is not False:
+                return outcome
+        return self._best(deal, solver)
+
+    def _best(self, deal: Deal, solver: Solver) -> dict[Hashable, Number] | None:
+        found = best_discard(deal, self.declarer, self.contract, leader=self.leader,
+                             all_discards=bool(self.played), solver=solver)
+        if self.auction is not None and not self.auction.value_ok(self.contract, found.value,
+                                                                   self.prior[self.declarer]):
+            return None
+        for discard in found.discards:
+            position = self._position(deal, discard)
+            if position is not None:
+                known = None if self.played else found.value
+                return {self._outcome(position, solver, known): 1}
+        return None
+
+    def _uniform(self, deal: Deal, pool: Hand, solver: Solver) -> dict[Hashable, Number] | None | bool:
+        """The outcome spread over the makeable discards; False when no discard
+        makes the contract (the caller then plays the best one)."""
+        others = [hand for seat, hand in enumerate(deal.hands) if seat != self.declarer]
+        makeable: list[list[Hand]] = []
+        for members in discard_classes(pool, others):
+            start = Position.start(deal_after_discard(deal, self.declarer, members[0]), self.contract,
+                                   self.declarer, self.leader)
+            if self._makes(start, solver):
+                makeable.append(members)
+        if not makeable:
+            return False
+        weighted: list[tuple[Position, int]] = []
+        for members in makeable:
+            if not self.played:
+                position = self._position(deal, members[0])
+                assert position is not None
+                weighted.append((position, len(members)))
+                continue
+            for discard in members:
+                position = self._position(deal, discard)
+                if position is not None:
+                    weighted.append((position, 1))
+        total = sum(weight for _, weight in weighted)
+        if not total:
+            return None
+        histogram: dict[Hashable, Number] = {}
+        for position, weight in weighted:
+            key = self._outcome(position, solver, None)
+            histogram[key] = histogram.get(key, 0) + Fraction(weight, total)
+        return histogram
+
+    def _makes(self, start: Position, solver: Solver) -> bool:
+        taken = self.prior[self.declarer]
+        if self.contract.kind is ContractKind.MISERE:
+            return taken == 0 and not solver.probe(start, 1)
+        assert self.contract.level is not None
+        need = self.contract.level - taken
+        return need <= 0 or (need <= start.tricks_left and solver.probe(start, need))
+
+    def _position(self, deal: Deal, discard: Hand) -> Position | None:
+        """The position after the discard and the cards played, or None when
+        the cards played do not fit this discard."""
+        try:
+            return Position.after(deal_after_discard(deal, self.declarer, discard), self.contract,
+                                  self.declarer, self.played, self.leader)
+        except PositionError:
+            return None
+
+    def _outcome(self, position: Position, solver: Solver, known_value: int | None) -> OutcomeKey:
+        if position.is_over:
+            tricks = position.tricks_taken
+            return (self.prior[self.declarer] + tricks[self.declarer], self._whole(tricks) if self.split else None)
+        if self.split:
+            tricks = line_tricks(position, solver.best_line(position))
+            return (self.prior[self.declarer] + tricks[self.declarer], self._whole(tricks))
+        value = known_value if known_value is not None else solver.solve(position)
+        return (self.prior[self.declarer] + value, None)
+
+    def _whole(self, tricks: tuple[int, int, int]) -> tuple[int, int, int]:
+        return (self.prior[0] + tricks[0], self.prior[1] + tricks[1], self.prior[2] + tricks[2])

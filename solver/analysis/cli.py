@@ -1,0 +1,239 @@
+"""``prefdd analyze``: a finished deal, what was possible and what went wrong.
+
+    prefdd analyze DEAL                      the deal's table with best discards,
+                                             and the all-pass values
+    prefdd analyze DEAL --declarer S --contract C [--discard CARDS] [--played CARDS]
+                                             best discard(s), the value before and
+                                             after each card played, the mistakes,
+                                             the best line from there
+    prefdd analyze DEAL --contract allpass [--played CARDS] [--no-talon-leads] [--four-players]
+                                             all-pass values, each card judged by its
+                                             player's own value, the max^n line
+
+DEAL is three hands and the talon (a deal without a talon is taken as played,
+the discard made). First hand (seat 0) leads. ``--json`` prints one JSON object.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import threading
+from typing import IO, Any, Callable, TypeVar
+
+from ..engine import Solver
+from ..notation import SEAT_NAMES, SUIT_SYMBOLS, Contract, ContractKind, Deal, Hand, parse_seat
+from .allpass import allpass_line, allpass_values
+from .discard import AnalysisError, BestDiscard, best_discard
+from .jsonio import allpass_line_json, allpass_values_json, best_discard_json, play_json, table_json
+from .lines import LineTrick
+from .play import PlayAnalysis, analyze_play
+from .table import DiscardTable, discard_table
+
+__all__ = ["register", "analyze", "run_analyze", "run_stoppable", "compact"]
+
+
+def compact(hand: Hand) -> str:
+    """``♠7♣98``: suit symbol then ranks, voids left out; ``—`` for no cards."""
+    groups = []
+    for suit in range(4):
+        ranks = "".join(str(c)[0] for c in hand.cards() if c.suit == suit)
+        if ranks:
+            groups.append(SUIT_SYMBOLS[suit] + ranks)
+    return "".join(groups) or "—"
+
+
+def _seat_name(seat: int) -> str:
+    return f"{SEAT_NAMES[seat]} (seat {seat})"
+
+
+def format_discard_table(table: DiscardTable) -> str:
+    heads = list(SUIT_SYMBOLS) + ["NT"]
+    lines = [f"{'declarer':<13}" + "".join(f"{h:>4}" for h in heads) + f"{'misère':>8}  best contract"]
+    for row in table.rows:
+        best = row.best_contract.pretty() if row.best_contract is not None else "—"
+        lines.append(f"{SEAT_NAMES[row.seat]:<13}" + "".join(f"{t:>4}" for t in row.tricks)
+                     + f"{row.misere.value:>8}  {best}")
+    lines.append("")
+    lines.append(f"{'discards':<13}" + "".join(f"{h:<7}" for h in heads) + "misère")
+    for row in table.rows:
+        cells = [compact(s.discard) for s in row.strains] + [compact(row.misere.discard)]
+        lines.append(f"{SEAT_NAMES[row.seat]:<13}" + "".join(f"{c:<7}" for c in cells[:-1]) + cells[-1])
+    lines.append("(each seat declaring with the talon; tricks he takes with his best discard; "
+                 f"misère: tricks he is held to; {SEAT_NAMES[table.leader]} leads)")
+    return "\n".join(lines)
+
+
+def format_best_discard(found: BestDiscard) -> str:
+    if found.contract.kind is ContractKind.MISERE:
+        verdict = "misère made" if found.value == 0 else f"caught for {found.value} trick(s)"
+    else:
+        assert found.contract.level is not None
+        short = found.contract.level - found.value
+        verdict = f"{found.value} tricks ({'made' if short <= 0 else f'down {short}'})"
+    count = len(found.discards)
+    discards = " ".join(compact(d) for d in found.discards)
+    return f"Best discard: {verdict}; {count} discard{'s' if count != 1 else ''} reach it: {discards}"
+
+
+def _trick_lines(tricks: tuple[LineTrick, ...]) -> list[str]:
+    return ["  " + trick.pretty() for trick in tricks]
+
+
+def format_play(analysis: PlayAnalysis) -> str:
+    lines = []
+    if analysis.discard is not None:
+        lines.append(f"Discard: {compact(analysis.discard)}")
+    allpass = analysis.contract.kind is ContractKind.ALLPASS
+    if not allpass:
+        lines.append(f"Value before the first card: {analysis.value} "
+                     f"(tricks of {SEAT_NAMES[analysis.declarer]})")
+    if analysis.steps:
+        counted = "the card's player's own tricks" if allpass else "declarer's tricks"
+        lines.append(f"Cards played ({counted} before → after, cost):")
+        for step in analysis.steps:
+            cost = f"−{step.cost}" if step.cost else "ok"
+            lines.append(f"  trick {step.trick:>2}  {SEAT_NAMES[step.seat]:<12} {step.card.pretty():<3}"
+                         f" {step.value_before:>2} → {step.value_after:<2} {cost}")
+        mistakes = analysis.mistakes
+        lines.append("Mistakes:" if mistakes else "Mistakes: none")
+        for step in mistakes:
+            best = " ".join(card.pretty() for card in step.best_cards)
+            lines.append(f"  {step.describe()} (best: {best})")
+    if analysis.line is not None and analysis.line.tricks:
+        where = "from here" if analysis.steps else "from the start"
+        lines.append(f"Best line {where} (declarer's total {analysis.line.value}):")
+        lines.extend(_trick_lines(analysis.line.tricks))
+    return "\n".join(lines)
+
+
+def _contract_heading(contract: Contract, declarer: int) -> str:
+    return f"{contract.pretty()} by {_seat_name(declarer)}, first hand leads"
+
+
+def _analyze_contract(args: argparse.Namespace, deal: Deal, contract: Contract, solver: Solver,
+                      answer: dict[str, Any], text: list[str]) -> None:
+    if args.declarer is None:
+        raise AnalysisError("--contract needs --declarer (or use --contract allpass)")
+    text.append(_contract_heading(contract, args.declarer))
+    if deal.talon is not None:
+        found = best_discard(deal, args.declarer, contract, solver=solver)
+        answer["best_discard"] = best_discard_json(found)
+        text.append(format_best_discard(found))
+    analysis = analyze_play(deal, args.declarer, contract, args.played, discard=args.discard,
+                            solver=solver)
+    answer["play"] = play_json(analysis)
+    text.append(format_play(analysis))
+
+
+def _analyze_allpass(args: argparse.Namespace, deal: Deal, solver: Solver, answer: dict[str, Any],
+                     text: list[str]) -> None:
+    if args.discard is not None:
+        raise AnalysisError("all-pass has no discard")
+    options = dict(talon_leads=args.talon_leads, four_players=args.four_players)
+    analysis = analyze_play(deal, 0, "allpass", args.played, solver=solver, **options)
+    values = allpass_values(analysis.final, solver=solver)
+    line = allpass_line(analysis.final, solver=solver)
+    answer["allpass"] = {**allpass_values_json(values), "line": allpass_line_json(line)}
+    answer["play"] = play_json(analysis)
+    where = "after the cards played" if analysis.steps else "from the start"
+    text.append(f"All-pass, {where}: the fewest tricks each player can be sure of (in all): "
+                + ", ".join(f"{SEAT_NAMES[s]} {values.tricks[s]}" for s in range(3)))
+    if analysis.steps:
+        text.append(format_play(analysis))
+    text.append("Max^n line (each player minimises his own tricks, ties to the lowest card): "
+                + ", ".join(f"{SEAT_NAMES[s]} {line.tricks[s]}" for s in range(3))
+                + (f", no seat {line.unclaimed}" if line.unclaimed else ""))
+    text.extend(_trick_lines(line.tricks_played))
+
+
+def analyze(args: argparse.Namespace, solver: Solver) -> tuple[dict[str, Any], list[str]]:
+    """The JSON answer and the text lines for the parsed arguments."""
+    deal = Deal.parse(args.deal)
+    answer: dict[str, Any] = {"deal": str(deal)}
+    text = [deal.pretty(), ""]
+    contract = Contract.parse(args.contract) if args.contract is not None else None
+    if contract is None:
+        if args.played or args.discard is not None or args.declarer is not None:
+            raise AnalysisError("--declarer, --discard and --played need --contract")
+        if deal.talon is not None:
+            table = discard_table(deal, solver=solver)
+            answer["table"] = table_json(table)
+            text.append(format_discard_table(table))
+            text.append("")
+        values = allpass_values(deal, solver=solver)
+        answer["allpass"] = allpass_values_json(values)
+        text.append("All-pass (talon leads): the fewest tricks each player can be sure of: "
+                    + ", ".join(f"{SEAT_NAMES[s]} {values.tricks[s]}" for s in range(3)))
+    elif contract.kind is ContractKind.ALLPASS:
+        _analyze_allpass(args, deal, solver, answer, text)
+    else:
+        _analyze_contract(args, deal, contract, solver, answer, text)
+    return answer, text
+
+
+T = TypeVar("T")
+
+
+def run_stoppable(work: Callable[[], T], solver: Solver) -> T:
+    """Run ``work`` on a helper thread so that Ctrl-C can stop a long search:
+    the C search never looks at Python's signals, so the main thread waits
+    and, on KeyboardInterrupt, asks the solver to stop, waits for the helper
+    to give up, then re-raises. (The wait is on an Event: an interrupted
+    ``Thread.join`` can wrongly mark a running thread finished.)"""
+    outcome: dict[str, Any] = {}
+    done = threading.Event()
+
+    def target() -> None:
+        try:
+            outcome["value"] = work()
+        except BaseException as error:  # handed over to the main thread
+            outcome["error"] = error
+        finally:
+            done.set()
+
+    threading.Thread(target=target, name="prefdd-analyze", daemon=True).start()
+    try:
+        while not done.wait(0.1):
+            pass
+    except KeyboardInterrupt:
+        solver.request_stop()
+        done.wait()
+        raise
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
+
+
+def run_analyze(args: argparse.Namespace, out: IO[str]) -> int:
+    solver = Solver()
+    answer, text = run_stoppable(lambda: analyze(args, solver), solver)
+    if args.json:
+        out.write(json.dumps(answer, ensure_ascii=False) + "\n")
+    else:
+        out.write("\n".join(text).rstrip() + "\n")
+    return 0
+
+
+def _seat(text: str) -> int:
+    try:
+        return parse_seat(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def register(subparsers: Any) -> None:
+    """Add ``analyze`` to the ``prefdd`` command line."""
+    parser = subparsers.add_parser(
+        "analyze", help="a finished deal: best discards, the table, all-pass, mistakes",
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("deal", help="three dotted hands in seat order and the talon")
+    parser.add_argument("--declarer", type=_seat, help="seat 0-2")
+    parser.add_argument("--contract", help="6s .. 10nt, misere or allpass")
+    parser.add_argument("--discard", help="the declarer's two discarded cards (default: his best)")
+    parser.add_argument("--played", default="", help="cards played, in order: 'As 7s 8s Kd ...'")
+    parser.add_argument("--no-talon-leads", dest="talon_leads", action="store_false",
+                        help="all-pass: the talon does not lead the first two tricks")
+    parser.add_argument("--four-players", action="store_true",
+                        help="all-pass: the sitting dealer owns the talon tricks")
+    parser.add_argument("--json", action="store_true", help="JSON output")
+    parser.set_defaults(run=run_analyze)

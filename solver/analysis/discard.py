@@ -1,0 +1,153 @@
+"""The declarer's best discard.
+
+The declarer takes the talon, so he holds 12 cards (in an endgame: his hand
+size + 2) and puts two out of play. :func:`best_discard` finds the best
+double-dummy value of a contract over every discard (trick contract: the most
+tricks; misère: the fewest he can be held to) and the discards that reach it.
+
+The search is in C (``csrc/discard.c``): discards that leave the same game up to
+the relative ranks of the live cards are searched once (a discarded card is
+dead, so throwing ♠Q or ♠J can be the same when nobody else holds a card
+between them), each other discard needs one or two null-window probes against
+the best value so far, and the solver's table is kept across the discards.
+
+Choices where the rules are silent:
+ - only the strain of a trick contract matters for the value (as in the rest
+   of the package); its level only decides ``made``;
+ - the discards are listed in the canonical order of their cards (spades
+   first, high to low), each discard's two cards in that order too.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..api import thread_solver
+from ..engine import Solver
+from ..notation import Card, Contract, ContractKind, Deal, Hand
+from ..position import PositionError
+from .native import best_discard_search
+
+__all__ = [
+    "AnalysisError",
+    "BestDiscard",
+    "best_discard",
+    "declarer_pool",
+    "deal_after_discard",
+    "discard_text",
+    "discard_order",
+]
+
+
+class AnalysisError(ValueError):
+    """An analysis that cannot be made from what was given (no talon for a
+    discard, a discard the declarer does not hold, ...)."""
+
+
+def _deal(deal: Deal | str) -> Deal:
+    return Deal.parse(deal) if isinstance(deal, str) else deal
+
+
+def _contract(contract: Contract | str) -> Contract:
+    return Contract.parse(contract) if isinstance(contract, str) else contract
+
+
+def _seat(value: int, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 2:
+        raise AnalysisError(f"{what} must be a seat 0, 1 or 2, got {value!r}")
+    return value
+
+
+def declarer_pool(deal: Deal, declarer: int) -> Hand:
+    """The declarer's cards before his discard: his hand and the talon."""
+    if deal.talon is None:
+        raise AnalysisError("a discard needs the talon: give the deal as three hands and the talon")
+    return deal.hands[_seat(declarer, "declarer")] | deal.talon
+
+
+def deal_after_discard(deal: Deal, declarer: int, discard: Hand) -> Deal:
+    """The hands as played: the declarer holds his hand and the talon less
+    the discard; the two discarded cards are out of play (no talon)."""
+    pool = declarer_pool(deal, declarer)
+    if len(discard) != 2:
+        raise AnalysisError(f"a discard is 2 cards, got {len(discard)} ({discard.pretty()})")
+    foreign = discard - pool
+    if foreign.mask:
+        raise AnalysisError(f"the declarer cannot discard {' '.join(c.pretty() for c in foreign)}: "
+                            f"he holds {pool.pretty()}")
+    hands = list(deal.hands)
+    hands[declarer] = pool - discard
+    return Deal((hands[0], hands[1], hands[2]))
+
+
+def discard_text(discard: Hand) -> str:
+    """``AsKs``: the two cards, canonical, in canonical order."""
+    return "".join(str(card) for card in discard.cards())
+
+
+def _card_order(card: Card) -> tuple[int, int]:
+    return (card.suit, -card.rank)
+
+
+def discard_order(discard: Hand) -> tuple[tuple[int, int], ...]:
+    """Sort key listing discards in canonical order (spades first, high to low)."""
+    return tuple(_card_order(card) for card in discard.cards())
+
+
+@dataclass(frozen=True)
+class BestDiscard:
+    """The best value of a contract over the declarer's discards."""
+
+    declarer: int
+    contract: Contract
+    value: int
+    """Trick contract: the declarer's tricks; misère: the tricks he is held to."""
+    discards: tuple[Hand, ...]
+    """Discards reaching ``value`` (all of them when ``all_discards``), canonical order."""
+    classes: int
+    """Distinct discards searched (equivalent discards count once)."""
+    all_discards: bool = True
+    leader: int = 0
+
+    @property
+    def discard(self) -> Hand:
+        """The first best discard in canonical order."""
+        return self.discards[0]
+
+    @property
+    def made(self) -> bool:
+        """Is the contract made with best play and the best discard?"""
+        if self.contract.kind is ContractKind.MISERE:
+            return self.value == 0
+        assert self.contract.level is not None
+        return self.value >= self.contract.level
+
+
+def best_discard(
+    deal: Deal | str,
+    declarer: int,
+    contract: Contract | str,
+    *,
+    leader: int = 0,
+    all_discards: bool = True,
+    solver: Solver | None = None,
+) -> BestDiscard:
+    """The best value over every discard of ``declarer`` (who takes the
+    deal's talon) in ``contract`` (a trick contract or misère), and the
+    discards reaching it: all of them, or with ``all_discards=False`` those
+    of one equivalence class (faster: no tie needs proving)."""
+    deal = _deal(deal)
+    contract = _contract(contract)
+    _seat(declarer, "declarer")
+    _seat(leader, "leader")
+    if contract.kind is ContractKind.ALLPASS:
+        raise AnalysisError("all-pass has no declarer and no discard; ask for a trick contract or misère")
+    pool = declarer_pool(deal, declarer)
+    if len(pool) < 3:
+        raise AnalysisError("the deal has no cards to play after the discard")
+    solver = solver or thread_solver()
+    try:
+        found = best_discard_search(solver, deal.hands, pool, declarer, contract, leader, all_discards)
+    except PositionError as error:
+        raise AnalysisError(f"cannot search the discards: {error}") from None
+    discards = tuple(sorted(found.discards, key=discard_order))
+    return BestDiscard(declarer, contract, found.value, discards, found.classes, all_discards, leader)

@@ -1,0 +1,70 @@
+"""The analysis requests of ``prefdd batch`` (called from ``solver.batch``).
+
+    {"deal": DEAL, "talon": HAND, "contract": C, "declarer": S, "best_discard": true}
+        -> {"declarer_tricks": n, "discards": ["AsKs", ...]}
+    {"deal": DEAL, "talon": HAND, "contract": "allpass", "line": true}
+        -> {"tricks": [a, b, c], "line": ["7d", ...]}
+
+``best_discard``: the best value over the declarer's discards (he takes the
+talon, given in ``deal`` or ``talon``) and every discard reaching it, each
+as its two cards in canonical order, the list in canonical order; optional
+``leader`` (default 0). ``line``: the all-pass max^n outcome (tricks per
+seat) and its line; optional ``talon_leads`` (default true) and
+``four_players`` (default false); when ``player`` is also given the answer
+carries that player's ``player_tricks`` too. Anything else is not an analysis
+request (None), and the plain batch handles it.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..api import thread_solver
+from ..notation import Contract, ContractKind, Deal, NotationError, parse_seat
+from .allpass import allpass_line, allpass_start
+from .discard import AnalysisError, best_discard
+from .jsonio import best_discard_json
+
+__all__ = ["evaluate_analysis"]
+
+
+def _flag(request: dict[str, Any], name: str, default: bool = False) -> bool:
+    value = request.get(name, default)
+    if not isinstance(value, bool):
+        raise AnalysisError(f"field '{name}' must be true or false, got {value!r}")
+    return value
+
+
+def _seat(request: dict[str, Any], name: str, default: int | None = None) -> int:
+    if name not in request:
+        if default is None:
+            raise AnalysisError(f"missing field '{name}'")
+        return default
+    value = request[name]
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise AnalysisError(f"field '{name}' must be a seat 0-2, got {value!r}")
+    try:
+        return parse_seat(value)
+    except NotationError as error:
+        raise AnalysisError(f"field '{name}': {error}") from None
+
+
+def evaluate_analysis(request: dict[str, Any], deal: Deal, contract: Contract) -> dict[str, Any] | None:
+    """The answer to an analysis request, or None when it is not one."""
+    if _flag(request, "best_discard"):
+        if contract.kind is ContractKind.ALLPASS:
+            raise AnalysisError("best_discard needs a trick contract or misere, not allpass")
+        declarer = _seat(request, "declarer")
+        leader = _seat(request, "leader", 0)
+        return best_discard_json(best_discard(deal, declarer, contract, leader=leader))
+    if _flag(request, "line"):
+        if contract.kind is not ContractKind.ALLPASS:
+            raise AnalysisError("line is the all-pass max^n line: it needs contract allpass")
+        start = allpass_start(deal, talon_leads=_flag(request, "talon_leads", True),
+                              four_players=_flag(request, "four_players"))
+        solver = thread_solver()
+        line = allpass_line(start, solver=solver)
+        answer: dict[str, Any] = {"tricks": list(line.tricks), "line": [str(c) for c in line.cards]}
+        if "player" in request:
+            answer["player_tricks"] = solver.solve(start.for_player(_seat(request, "player")))
+        return answer
+    return None

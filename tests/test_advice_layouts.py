@@ -1,0 +1,163 @@
+"""Layout spaces (sampling and enumeration), the thread pool's determinism,
+budgets and cancellation, and the estimates' arithmetic."""
+from __future__ import annotations
+
+import math
+import statistics
+import threading
+import time
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+
+from solver import Hand
+from solver.advice import AdviceError, LayoutSpace, RunOptions
+from solver.advice.layouts import revolving_door
+from solver.advice.parallel import run_layouts
+from solver.advice.stats import Estimate, estimate, sureness
+
+
+@pytest.mark.parametrize("n, k", [(1, 0), (1, 1), (4, 2), (6, 3), (9, 4), (12, 6)])
+def test_revolving_door_lists_every_subset_once_by_single_swaps(n: int, k: int) -> None:
+    order = revolving_door(n, k)
+    assert len(order) == len(set(order)) == math.comb(n, k)
+    assert all(bin(mask).count("1") == k and mask < 1 << n for mask in order)
+    for before, after in zip(order, order[1:]):
+        assert bin(before ^ after).count("1") == 2
+
+
+def test_full_deal_space_has_every_split() -> None:
+    assert len(revolving_door(20, 10)) == 184_756
+
+
+def small_space() -> LayoutSpace:
+    return LayoutSpace(Hand.parse("AKQ.J9.T.87"), (2, 3, 3), (Hand(0), Hand.parse("...A"), Hand(0)))
+
+
+def test_enumeration_is_every_layout_once() -> None:
+    space = small_space()
+    layouts = list(space.enumerate())
+    assert len(layouts) == len(set(layouts)) == space.count() == math.comb(8, 2) * math.comb(6, 3)
+    for parts in layouts:
+        assert [len(p) for p in parts] == [2, 4, 3]
+        assert parts[1].mask & Hand.parse("...A").mask
+        assert parts[0].mask | parts[1].mask | parts[2].mask == Hand.parse("AKQ.J9.T.A87").mask
+
+
+def test_sampling_is_fixed_by_seed_and_index_and_uniform() -> None:
+    space = LayoutSpace(Hand.parse("AK.Q.J."), (2, 2), (Hand(0), Hand(0)))
+    assert space.sample(3, 17) == space.sample(3, 17)
+    assert [space.sample(3, i) for i in range(20)] != [space.sample(4, i) for i in range(20)]
+    counts = Counter(space.sample(9, i)[0] for i in range(6000))
+    assert len(counts) == 6
+    assert all(abs(n - 1000) < 150 for n in counts.values())   # 6 layouts, ~1000 each (fixed seed)
+
+
+def test_bad_spaces_are_refused() -> None:
+    with pytest.raises(AdviceError, match="cannot fill"):
+        LayoutSpace(Hand.parse("AK.Q.J."), (2, 3), (Hand(0), Hand(0)))
+    with pytest.raises(AdviceError, match="placed twice"):
+        LayoutSpace(Hand.parse("AK.Q.J."), (2, 2), (Hand.parse("A..."), Hand(0)))
+
+
+def first_card_evaluator(parts, solver):
+    """A layout's outcome without the solver: the lowest card of the first part."""
+    return {parts[0].cards()[-1].index: 1} if parts[0].cards() else {None: 1}
+
+
+def test_runs_agree_whatever_the_thread_count() -> None:
+    space = small_space()
+    for mode in ("sample", "exact"):
+        results = [run_layouts(space, first_card_evaluator, RunOptions(layouts=150, seed=2, workers=w, mode=mode))
+                   for w in (1, 2, 3)]
+        merged = [Counter() for _ in results]
+        for total, run in zip(merged, results):
+            for unit in run.units:
+                total.update(unit)
+        assert merged[0] == merged[1] == merged[2]
+        assert results[0].stats.layouts == (150 if mode == "sample" else space.count())
+
+
+def test_auto_mode_enumerates_small_spaces_only() -> None:
+    space = small_space()
+    assert run_layouts(space, first_card_evaluator, RunOptions(layouts=space.count())).stats.exact
+    assert not run_layouts(space, first_card_evaluator, RunOptions(layouts=space.count() - 1)).stats.exact
+
+
+def test_rejected_layouts_are_counted_and_skipped() -> None:
+    space = small_space()
+
+    def keep_half(parts, solver):
+        return None if parts[0].mask & Hand.parse("A...").mask else {0: 1}
+
+    run = run_layouts(space, keep_half, RunOptions(mode="exact", workers=2))
+    with_ace = math.comb(7, 1) * math.comb(6, 3)
+    assert run.stats.rejected == with_ace and run.stats.layouts == space.count() - with_ace
+    sampled = run_layouts(space, keep_half, RunOptions(layouts=50, mode="sample", workers=2))
+    assert sampled.stats.layouts == 50 and sampled.stats.rejected > 0
+
+
+def slow_evaluator(parts, solver):
+    time.sleep(0.01)
+    return {0: 1}
+
+
+def test_time_budget_stops_with_what_is_done() -> None:
+    space = LayoutSpace(Hand((1 << 32) - 1), (16, 16), (Hand(0), Hand(0)))
+    run = run_layouts(space, slow_evaluator, RunOptions(layouts=10_000, seconds=0.3, workers=2))
+    assert run.stats.stopped == "seconds" and 0 < run.stats.layouts < 10_000
+    assert len(run.units) == run.stats.layouts
+
+
+def test_cancel_from_another_thread() -> None:
+    space = LayoutSpace(Hand((1 << 32) - 1), (16, 16), (Hand(0), Hand(0)))
+    cancel = threading.Event()
+    threading.Timer(0.2, cancel.set).start()
+    run = run_layouts(space, slow_evaluator, RunOptions(layouts=10_000, cancel=cancel, workers=2))
+    assert run.stats.stopped == "cancelled" and run.stats.layouts < 10_000
+
+
+def test_errors_in_a_worker_reach_the_caller() -> None:
+    def broken(parts, solver):
+        raise ZeroDivisionError("boom")
+
+    with pytest.raises(ZeroDivisionError):
+        run_layouts(small_space(), broken, RunOptions(layouts=10, mode="sample"))
+
+
+@pytest.mark.parametrize("bad, message", [
+    (dict(layouts=0), "layout budget"), (dict(seconds=-1), "time budget"), (dict(workers=0), "workers"),
+    (dict(mode="fast"), "mode"), (dict(seed=1.5), "seed")])
+def test_bad_run_options(bad: dict, message: str) -> None:
+    with pytest.raises(AdviceError, match=message):
+        RunOptions(**bad)
+
+
+def test_estimate_of_a_sample_is_the_mean_and_its_standard_error() -> None:
+    values = [3, 5, 5, 8, 1, 0, 4]
+    units = [{v: 1} for v in values]
+    result = estimate(units, lambda key: key)
+    assert result.mean == pytest.approx(statistics.mean(values))
+    assert result.std_error == pytest.approx(statistics.stdev(values) / math.sqrt(len(values)))
+    assert result.exact is None
+
+
+def test_estimate_of_a_whole_population_is_exact() -> None:
+    units = [{1: 2, 2: 1}, {5: 1}, {}]
+    result = estimate(units, lambda key: key, population_units=3, exact=True)
+    assert result.exact == Fraction(1 * 2 + 2 + 5, 4) and result.std_error == 0
+
+
+def test_estimate_of_part_of_a_population_shrinks_with_coverage() -> None:
+    units = [{v: 1, v + 1: 1} for v in range(10)]
+    partial = estimate(units[:5], lambda key: key, population_units=10)
+    sample = estimate(units[:5], lambda key: key)
+    assert 0 < partial.std_error < sample.std_error
+
+
+def test_sureness() -> None:
+    assert sureness(Estimate(1.0, 0.0, Fraction(1))) == 1.0
+    assert sureness(Estimate(0.0, 0.0, Fraction(0))) == 0.5
+    assert sureness(Estimate(2.0, 1.0)) == pytest.approx(0.97725, abs=1e-4)
+    assert sureness(Estimate(-2.0, 1.0)) == pytest.approx(0.02275, abs=1e-4)

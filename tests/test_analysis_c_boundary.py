@@ -1,0 +1,86 @@
+"""The analysis calls of the C core (pdd_best_discard, pdd_maxn_line) answer
+an error code for bad input, never crash."""
+from __future__ import annotations
+
+import pytest
+
+from solver._core import ffi, lib
+
+H0 = 0b111 << 0          # 7s 8s 9s
+H1 = 0b111 << 8          # 7c 8c 9c
+H2 = 0b111 << 16         # 7d 8d 9d
+POOL = H1 | 0b11 << 24   # seat 1's clubs and a talon of 7h 8h
+
+
+def position(**fields):
+    p = ffi.new("pdd_position *")
+    p.hands[0], p.hands[1], p.hands[2] = H0, H1, H2
+    p.trump = 4
+    p.declarer = 1
+    for name, value in fields.items():
+        if name == "hands":
+            for i, h in enumerate(value):
+                p.hands[i] = h
+        elif name in ("trick", "talon"):
+            for i, c in enumerate(value):
+                getattr(p, name)[i] = c
+        else:
+            setattr(p, name, value)
+    return p
+
+
+@pytest.fixture(scope="module")
+def solver():
+    s = lib.pdd_new(1 << 20)
+    yield s
+    lib.pdd_free(s)
+
+
+def best_discard(solver, p, pool=POOL, all_best=1):
+    result = ffi.new("pdd_discard_result *")
+    return lib.pdd_best_discard(solver, p, pool, all_best, result), result
+
+
+def test_best_discard_answers(solver) -> None:
+    code, result = best_discard(solver, position())
+    assert code == lib.PDD_OK
+    # Seat 0 leads a spade each time and takes all three tricks whatever is kept.
+    assert (result.value, result.count) == (0, 10)
+    assert [result.discards[i] for i in range(result.count)] == sorted(result.discards[i] for i in range(10))
+
+
+@pytest.mark.parametrize("fields, pool, error", [
+    ({}, H1, lib.PDD_ERR_HAND_SIZE),                        # 3 cards: one trick after the discard
+    ({}, POOL | 1 << 28, lib.PDD_ERR_HAND_SIZE),            # 6 cards for 3-card hands
+    ({}, 0xFFFF, lib.PDD_ERR_HAND_SIZE),
+    ({}, H1 | 1 << 0 | 1 << 24, lib.PDD_ERR_DUPLICATE),     # holds a card of seat 0
+    (dict(declarer=3), POOL, lib.PDD_ERR_SEAT),
+    (dict(trump=9), POOL, lib.PDD_ERR_TRUMP),
+    (dict(objective=5), POOL, lib.PDD_ERR_OBJECTIVE),
+    (dict(trick_count=1, trick=[0], hands=[H0 & ~1, 0, H2]), POOL, lib.PDD_ERR_TRICK),
+    (dict(talon_count=1, talon=[31]), POOL, lib.PDD_ERR_TALON),
+    (dict(tricks_taken=1), POOL, lib.PDD_ERR_TRICKS_TAKEN),
+])
+def test_best_discard_errors(solver, fields, pool, error) -> None:
+    code, _ = best_discard(solver, position(**fields), pool)
+    assert code == error
+
+
+def test_best_discard_null_pointers(solver) -> None:
+    result = ffi.new("pdd_discard_result *")
+    assert lib.pdd_best_discard(ffi.NULL, position(), POOL, 1, result) == lib.PDD_ERR_NULL
+    assert lib.pdd_best_discard(solver, ffi.NULL, POOL, 1, result) == lib.PDD_ERR_NULL
+    assert lib.pdd_best_discard(solver, position(), POOL, 1, ffi.NULL) == lib.PDD_ERR_NULL
+
+
+def test_maxn_answers_and_errors(solver) -> None:
+    result = ffi.new("pdd_maxn_result *")
+    assert lib.pdd_maxn_line(solver, position(), result) == lib.PDD_OK
+    assert list(result.tricks) == [3, 0, 0] and result.unclaimed == 0 and result.count == 9
+    assert lib.pdd_maxn_line(solver, position(leader=5), result) == lib.PDD_ERR_SEAT
+    assert lib.pdd_maxn_line(solver, position(hands=[H0, H0, H2]), result) == lib.PDD_ERR_DUPLICATE
+    assert lib.pdd_maxn_line(solver, position(hands=[0, 0, 0]), result) == lib.PDD_ERR_NO_CARDS
+    assert lib.pdd_maxn_line(solver, position(talon_count=1, talon=[40]), result) == lib.PDD_ERR_TALON
+    assert lib.pdd_maxn_line(ffi.NULL, position(), result) == lib.PDD_ERR_NULL
+    assert lib.pdd_maxn_line(solver, ffi.NULL, result) == lib.PDD_ERR_NULL
+    assert lib.pdd_maxn_line(solver, position(), ffi.NULL) == lib.PDD_ERR_NULL

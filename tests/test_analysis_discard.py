@@ -1,0 +1,189 @@
+"""Best discard and the deal's table against a brute force: every discard
+solved on its own (the plain alpha-beta on random endgames, the full solver on
+random full deals), then the best value, the discards reaching it and the
+highest contract taken from those values independently."""
+from __future__ import annotations
+
+import random
+from itertools import combinations
+
+import pytest
+
+from solver import Card, Contract, ContractKind, Deal, Hand, Position, SearchStopped, Solver
+from solver.analysis import (
+    AnalysisError,
+    best_discard,
+    deal_after_discard,
+    discard_table,
+    discard_text,
+    highest_contract,
+)
+from solver.engine import OPT_NONE
+
+CONTRACTS = ["6s", "6c", "6d", "6h", "6nt", "misere"]
+
+
+def random_deal(rng: random.Random, size: int) -> Deal:
+    """Three hands of ``size`` cards and a 2-card talon (size 10: a full deal)."""
+    cards = rng.sample(range(32), 3 * size + 2)
+    hands = [Hand.from_cards(Card.from_index(i) for i in cards[k * size:(k + 1) * size]) for k in range(3)]
+    talon = Hand.from_cards(Card.from_index(i) for i in cards[3 * size:])
+    return Deal((hands[0], hands[1], hands[2]), talon)
+
+
+def every_discard(deal: Deal, declarer: int, contract: Contract, solver: Solver) -> dict[Hand, int]:
+    """The value of each of the declarer's discards, one solve each."""
+    pool = deal.hands[declarer] | deal.talon
+    values = {}
+    for pair in combinations(pool.cards(), 2):
+        discard = Hand.from_cards(pair)
+        played = deal_after_discard(deal, declarer, discard)
+        values[discard] = solver.solve(Position.start(played, contract, declarer, 0))
+    return values
+
+
+def best_of(values: dict[Hand, int], contract: Contract) -> tuple[int, set[Hand]]:
+    pick = min if contract.kind is ContractKind.MISERE else max
+    best = pick(values.values())
+    return best, {d for d, v in values.items() if v == best}
+
+
+@pytest.fixture(scope="module")
+def solver() -> Solver:
+    return Solver(table_mib=8)
+
+
+@pytest.fixture(scope="module")
+def plain() -> Solver:
+    plain = Solver(table_mib=1)
+    plain.set_options(OPT_NONE)
+    return plain
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_best_discard_matches_plain_search_on_endgames(solver: Solver, plain: Solver, seed: int) -> None:
+    rng = random.Random(seed)
+    deal = random_deal(rng, rng.randint(1, 5))
+    declarer = rng.randrange(3)
+    contract = Contract.parse(rng.choice(CONTRACTS))
+    value, reaching = best_of(every_discard(deal, declarer, contract, plain), contract)
+    found = best_discard(deal, declarer, contract, solver=solver)
+    assert found.value == value
+    assert set(found.discards) == reaching
+    one = best_discard(deal, declarer, contract, all_discards=False, solver=solver)
+    assert one.value == value and one.discards and set(one.discards) <= reaching
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_best_discard_matches_every_discard_on_full_deals(solver: Solver, seed: int) -> None:
+    rng = random.Random(1000 + seed)
+    deal = random_deal(rng, 10)
+    declarer = rng.randrange(3)
+    contract = Contract.parse(CONTRACTS[seed % 5] if seed != 5 else "misere")
+    reference = Solver(table_mib=8)
+    value, reaching = best_of(every_discard(deal, declarer, contract, reference), contract)
+    found = best_discard(deal, declarer, contract, solver=solver)
+    assert (found.value, set(found.discards)) == (value, reaching)
+    assert found.classes <= 66
+
+
+def test_equivalent_discards_are_searched_once() -> None:
+    # The declarer (seat 1) holds ♠AKQJT and the talon ♠98 brings two more;
+    # the only other spade is ♠7: discarding any two of his seven spades
+    # leaves the same game.
+    deal = Deal.parse(".AKQ.AK. AKQJT... 7..QJ.AK 98...")
+    found = best_discard(deal, 1, "6s", solver=Solver(table_mib=1))
+    assert found.classes == 1
+    assert len(found.discards) == 21
+    assert discard_text(found.discards[0]) == "AsKs"
+
+
+def independent_highest(tricks: list[int], misere: int) -> str | None:
+    """The highest makable contract, from the bidding order written out."""
+    order = [f"{level}{strain}" for level in (6, 7, 8) for strain in ("s", "c", "d", "h", "nt")]
+    order += ["misere"] + [f"{level}{strain}" for level in (9, 10) for strain in ("s", "c", "d", "h", "nt")]
+    strains = {"s": 0, "c": 1, "d": 2, "h": 3, "nt": 4}
+    best = None
+    for bid in order:
+        if bid == "misere":
+            ok = misere == 0
+        else:
+            strain = "nt" if bid.endswith("nt") else bid[-1]
+            level = int(bid[:-len(strain)])
+            ok = tricks[strains[strain]] >= level
+        if ok:
+            best = bid
+    return best
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_table_matches_every_discard_on_full_deals(solver: Solver, seed: int) -> None:
+    rng = random.Random(2000 + seed)
+    deal = random_deal(rng, 10)
+    table = discard_table(deal, solver=solver)
+    reference = Solver(table_mib=8)
+    for seat in range(3):
+        row = table.rows[seat]
+        values = []
+        for strain, text in enumerate(CONTRACTS):
+            contract = Contract.parse(text)
+            per_discard = every_discard(deal, seat, contract, reference)
+            value, reaching = best_of(per_discard, contract)
+            best = row.misere if text == "misere" else row.strains[strain]
+            assert best.value == value, (seat, text)
+            assert best.discard in reaching, (seat, text)
+            values.append(value)
+        expected = independent_highest(values[:5], values[5])
+        got = None if row.best_contract is None else str(row.best_contract)
+        assert got == expected
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_table_on_endgames(solver: Solver, plain: Solver, seed: int) -> None:
+    rng = random.Random(3000 + seed)
+    deal = random_deal(rng, rng.randint(1, 4))
+    table = discard_table(deal, solver=solver)
+    for seat in range(3):
+        for strain, text in enumerate(CONTRACTS):
+            contract = Contract.parse(text)
+            value, reaching = best_of(every_discard(deal, seat, contract, plain), contract)
+            best = table.rows[seat].misere if text == "misere" else table.rows[seat].strains[strain]
+            assert (best.value, best.discard in reaching) == (value, True)
+
+
+def test_highest_contract_order() -> None:
+    assert highest_contract([5, 5, 5, 5, 5], 1) is None
+    assert str(highest_contract([6, 5, 5, 5, 5], 1)) == "6s"
+    assert str(highest_contract([6, 6, 5, 5, 6], 1)) == "6nt"
+    assert str(highest_contract([8, 5, 5, 5, 7], 1)) == "8s"
+    assert str(highest_contract([8, 5, 5, 5, 8], 0)) == "misere"
+    assert str(highest_contract([9, 5, 5, 5, 5], 0)) == "9s"
+    assert str(highest_contract([10, 3, 3, 3, 10], 2)) == "10nt"
+    with pytest.raises(AnalysisError, match="one value per strain"):
+        highest_contract([6, 6], 0)
+
+
+def test_bad_requests_name_the_problem() -> None:
+    with pytest.raises(AnalysisError, match="needs the talon"):
+        best_discard("AQ7.K98.KT.QJ K.AQ7.AQ7.T87 JT98.JT.98.A9", 0, "6s")
+    with pytest.raises(AnalysisError, match="all-pass"):
+        best_discard("AQ7.K98.KT.QJ K.AQ7.AQ7.T87 JT98.JT.98.A9 ..J.K", 0, "allpass")
+    with pytest.raises(AnalysisError, match="declarer"):
+        best_discard("AQ7.K98.KT.QJ K.AQ7.AQ7.T87 JT98.JT.98.A9 ..J.K", 3, "6s")
+    deal = Deal.parse("AQ7.K98.KT.QJ K.AQ7.AQ7.T87 JT98.JT.98.A9 ..J.K")
+    with pytest.raises(AnalysisError, match="cannot discard"):
+        deal_after_discard(deal, 0, Hand.parse("Ks Jd"))
+    with pytest.raises(AnalysisError, match="2 cards"):
+        deal_after_discard(deal, 0, Hand.parse("As"))
+    with pytest.raises(AnalysisError, match="needs the talon"):
+        discard_table("AQ7.K98.KT.QJ K.AQ7.AQ7.T87 JT98.JT.98.A9")
+
+
+def test_stop_request_stops_the_discard_search() -> None:
+    solver = Solver(table_mib=1)
+    deal = random_deal(random.Random(5), 10)
+    solver.request_stop()
+    with pytest.raises(SearchStopped):
+        best_discard(deal, 1, "misere", solver=solver)
+    solver.clear_stop()
+    assert best_discard(deal, 1, "misere", solver=solver).discards
