@@ -83,20 +83,24 @@ class Solver:
         self._handle = ffi.gc(handle, lib.pdd_free)
         self._lock = threading.Lock()
 
-    def _acquire(self) -> None:
+    def call(self, function, *args) -> None:
+        """Call a C function of the core (``solver._core.lib``) with this
+        solver's context as its first argument, under the one-thread rule;
+        an error code raises as in :meth:`solve`. For the analyses' own C
+        entry points."""
         if not self._lock.acquire(blocking=False):
             raise SolverBusyError("this Solver is in use by another thread; use one Solver per thread")
+        try:
+            _check(function(self._handle, *args))
+        finally:
+            self._lock.release()
 
     def solve(self, position: Position) -> int:
         """The declarer's total tricks with best play (misère: the fewest he
         can be held to; all-pass: the fewest the counted player can be sure of)."""
         value = ffi.new("int *")
         c = to_c_position(position)
-        self._acquire()
-        try:
-            _check(lib.pdd_solve(self._handle, c, value))
-        finally:
-            self._lock.release()
+        self.call(lib.pdd_solve, c, value)
         return value[0]
 
     def probe(self, position: Position, target: int) -> bool:
@@ -106,11 +110,7 @@ class Solver:
             raise PositionError(f"target must be 0..10, got {target!r}")
         result = ffi.new("int *")
         c = to_c_position(position)
-        self._acquire()
-        try:
-            _check(lib.pdd_probe(self._handle, c, target, result))
-        finally:
-            self._lock.release()
+        self.call(lib.pdd_probe, c, target, result)
         return bool(result[0])
 
     def card_values(self, position: Position) -> dict[Card, int]:
@@ -118,11 +118,7 @@ class Solver:
         values = ffi.new("int[32]")
         legal = ffi.new("uint32_t *")
         c = to_c_position(position)
-        self._acquire()
-        try:
-            _check(lib.pdd_card_values(self._handle, c, values, legal))
-        finally:
-            self._lock.release()
+        self.call(lib.pdd_card_values, c, values, legal)
         return {Card.from_index(i): values[i] for i in range(32) if legal[0] >> i & 1}
 
     def best_line(self, position: Position) -> list[Card]:
@@ -130,16 +126,13 @@ class Solver:
         cards = ffi.new("int[30]")
         count = ffi.new("int *")
         c = to_c_position(position)
-        self._acquire()
-        try:
-            _check(lib.pdd_best_line(self._handle, c, cards, count))
-        finally:
-            self._lock.release()
+        self.call(lib.pdd_best_line, c, cards, count)
         return [Card.from_index(cards[i]) for i in range(count[0])]
 
     def set_options(self, flags: int) -> None:
         """Switch search enhancements (OPT_ALL, OPT_NONE or lib.PDD_OPT_*)."""
-        self._acquire()
+        if not self._lock.acquire(blocking=False):
+            raise SolverBusyError("this Solver is in use by another thread; use one Solver per thread")
         try:
             lib.pdd_set_options(self._handle, flags)
         finally:

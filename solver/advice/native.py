@@ -6,13 +6,13 @@ C struct each time costs more than many of the searches, and that Python work
 holds the GIL, which would keep the worker threads from running in parallel.
 :class:`StartSolver` builds the C struct once and, per split, only writes the
 two defenders' hands before calling ``pdd_solve`` (which releases the GIL).
-It uses the :class:`~solver.engine.Solver`'s handle under the Solver's own
-one-thread-at-a-time lock, as ``solver.analysis.native`` does.
+It calls through :meth:`Solver.call`, under the Solver's one-thread rule, as
+``solver.analysis.native`` does.
 """
 from __future__ import annotations
 
 from .._core import ffi, lib
-from ..engine import Solver, _check, to_c_position
+from ..engine import Solver, to_c_position
 from ..position import Position
 
 __all__ = ["StartSolver"]
@@ -31,10 +31,5 @@ class StartSolver:
         """The value with hand masks ``first`` and ``second`` for the two seats."""
         self.position.hands[self.seats[0]] = first
         self.position.hands[self.seats[1]] = second
-        solver = self.solver
-        solver._acquire()
-        try:
-            _check(lib.pdd_solve(solver._handle, self.position, self.value))
-        finally:
-            solver._lock.release()
+        self.solver.call(lib.pdd_solve, self.position, self.value)
         return self.value[0]

@@ -1,31 +1,19 @@
 """Calls into the analysis part of the C core (``csrc/discard.c``,
 ``csrc/maxn.c``) with a :class:`~solver.engine.Solver`'s context.
 
-The Solver class wraps only the solving calls; these two use its C handle
-under the same one-thread-at-a-time lock, so a Solver stays safe to share
-between the plain solving calls and the analyses.
+Both go through :meth:`Solver.call`, under the solver's one-thread rule, so a
+Solver stays safe to share between the plain solving calls and the analyses.
 """
 from __future__ import annotations
 
-from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Iterator
 
 from .._core import ffi, lib
-from ..engine import Solver, _check, to_c_position
+from ..engine import Solver, to_c_position
 from ..notation import Card, Contract, ContractKind, Hand
 from ..position import Position
 
 __all__ = ["DiscardSearch", "MaxnOutcome", "best_discard_search", "maxn_search"]
-
-
-@contextmanager
-def _handle(solver: Solver) -> Iterator[object]:
-    solver._acquire()
-    try:
-        yield solver._handle
-    finally:
-        solver._lock.release()
 
 
 @dataclass(frozen=True)
@@ -55,8 +43,7 @@ def best_discard_search(
     c.trump = contract.trump
     c.objective = lib.PDD_TRICKS if contract.kind is ContractKind.TRICKS else lib.PDD_MISERE
     result = ffi.new("pdd_discard_result *")
-    with _handle(solver) as handle:
-        _check(lib.pdd_best_discard(handle, c, pool.mask, 1 if all_best else 0, result))
+    solver.call(lib.pdd_best_discard, c, pool.mask, 1 if all_best else 0, result)
     discards = tuple(Hand(result.discards[i]) for i in range(result.count))
     return DiscardSearch(result.value, discards, result.classes)
 
@@ -74,8 +61,7 @@ def maxn_search(solver: Solver, position: Position) -> MaxnOutcome:
     """``pdd_maxn_line`` from ``position``."""
     result = ffi.new("pdd_maxn_result *")
     c = to_c_position(position)
-    with _handle(solver) as handle:
-        _check(lib.pdd_maxn_line(handle, c, result))
+    solver.call(lib.pdd_maxn_line, c, result)
     tricks = (result.tricks[0], result.tricks[1], result.tricks[2])
     line = tuple(Card.from_index(result.cards[i]) for i in range(result.count))
     return MaxnOutcome(tricks, result.unclaimed, line)
