@@ -52,7 +52,8 @@ serve: $(INSTALLED) $(PROTO_STAMP)
 
 # The C core built with AddressSanitizer and UndefinedBehaviorSanitizer, under
 # the tests that drive it hardest: reference positions, brute-force
-# cross-checks and every error path of the C boundary.
+# cross-checks, every error path of the C boundary, and the analyses (best
+# discard, all-pass max^n) that have C of their own.
 sanitize: $(INSTALLED)
 	rm -rf $(SANITIZE_DIR) && mkdir -p $(SANITIZE_DIR)
 	cp -r solver $(SANITIZE_DIR)/solver
@@ -61,7 +62,8 @@ sanitize: $(INSTALLED)
 	LD_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libubsan.so)" \
 	ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	PREFDD_EXPECT_SANITIZED=1 PYTHONPATH=$(SANITIZE_DIR) \
-	$(BIN)/pytest -q -p no:randomly tests/test_c_boundary.py tests/test_reference_data.py tests/test_brute_force.py
+	$(BIN)/pytest -q -p no:randomly tests/test_c_boundary.py tests/test_reference_data.py tests/test_brute_force.py \
+		tests/test_analysis_c_boundary.py tests/test_analysis_allpass.py tests/test_analysis_discard.py
 
 clean:
 	rm -rf build $(VENV) solver/_core*.so *.egg-info
