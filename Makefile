@@ -1,4 +1,4 @@
-# preferans-dd: `make demo` runs the solver on an example deal, `make test` runs the tests.
+# preferans-dd: `make demo` analyses an example deal, `make test` runs the tests.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -39,7 +39,7 @@ test: $(INSTALLED) $(PROTO_STAMP)
 	$(BIN)/pytest -q tests
 
 demo: $(INSTALLED)
-	$(BIN)/prefdd table "$(EXAMPLE_DEAL)"
+	$(BIN)/prefdd analyze "$(EXAMPLE_DEAL)"
 	@echo
 	$(BIN)/prefdd solve "$(EXAMPLE_DEAL)" --contract 6c --declarer 1 --cards
 
