@@ -3,7 +3,6 @@
  * crosses the boundary, and the calls built on the search.
  */
 #include <stdlib.h>
-#include <string.h>
 #include "prefdd.h"
 #include "search.h"
 
@@ -184,9 +183,7 @@ static int begin(pdd_solver *S, const pdd_position *p, board *b)
         return err;
     rules_init(&S->rules, p);
     board_from_position(b, p, &S->rules);
-    S->stopped = 0;
-    memset(S->history, 0, sizeof S->history);   /* card history means nothing in another deal */
-    tt_new_generation(&S->table);
+    search_begin(S);
     return PDD_OK;
 }
 

@@ -99,13 +99,14 @@ static int build_classes(discard_search *D, discard_class *classes)
     return n;
 }
 
-/* One null-window probe of a class: is its value at least target? */
-static int class_reaches(discard_search *D, const discard_class *c, int target)
+/* One null-window probe of a class around target, answered fail-soft (see
+ * search_bound): >= target proves at least that, < target at most that. */
+static int class_bound(discard_search *D, const discard_class *c, int target)
 {
     board b;
     start_board(D, D->pool & ~c->members[0], &b);
     D->S->stats.probes++;
-    return search_probe(D->S, &b, target);
+    return search_bound(D->S, &b, target);
 }
 
 /* The exact value of a class. */
@@ -153,8 +154,16 @@ static int search_classes(discard_search *D, const discard_class *classes, int n
         const discard_class *c = &classes[i];
         /* Can this class beat best? Trick contract: does it reach best + 1;
          * misere: is it held under best. */
-        int beats = D->maximise ? best < tricks && class_reaches(D, c, best + 1)
-                                : best > 0 && !class_reaches(D, c, best);
+        int beats, tie_possible;
+        if (D->maximise) {
+            int v = best < tricks ? class_bound(D, c, best + 1) : best;
+            beats = v > best;
+            tie_possible = !beats && v == best;     /* v < best: at most v, no tie */
+        } else {
+            int v = best > 0 ? class_bound(D, c, best) : best;
+            beats = v < best;
+            tie_possible = !beats && v == best;     /* v > best: at least v, no tie */
+        }
         if (D->S->stopped)
             break;
         if (beats) {
@@ -162,10 +171,11 @@ static int search_classes(discard_search *D, const discard_class *classes, int n
             for (int k = 0; k < i; k++)
                 is_best[k] = 0;
             is_best[i] = 1;
-        } else if (all_best) {
+        } else if (all_best && tie_possible) {
             /* Not better: a tie exactly when it reaches best (misere: when it
              * is not caught for best + 1). */
-            is_best[i] = D->maximise ? class_reaches(D, c, best) : !class_reaches(D, c, best + 1);
+            is_best[i] = D->maximise ? class_bound(D, c, best) >= best
+                                     : class_bound(D, c, best + 1) < best + 1;
         }
     }
     return best;
@@ -183,8 +193,7 @@ int pdd_best_discard(pdd_solver *S, const pdd_position *position, uint32_t pool,
     discard_search D = { S, *position, pool, position->objective == PDD_TRICKS };
     discard_class classes[MAX_DISCARDS];
     int is_best[MAX_DISCARDS] = {0};
-    S->stopped = 0;
-    tt_new_generation(&S->table);
+    search_begin(S);
     int n = build_classes(&D, classes);
     int value = search_classes(&D, classes, n, all_best, is_best);
     if (S->stopped)

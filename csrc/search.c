@@ -6,6 +6,7 @@
  * `target`? Seats with rules.max_seat set want "yes", the others "no". The
  * search is exact: every cut-off is a proven one.
  */
+#include <string.h>
 #include "search.h"
 #include "order.h"
 #include "quick.h"
@@ -145,6 +146,18 @@ static int search(pdd_solver *S, const board *b, int target)
             tt_store(&S->table, &key, 0, future, rel);
     }
     return best;
+}
+
+void search_begin(pdd_solver *S)
+{
+    S->stopped = 0;
+    memset(S->history, 0, sizeof S->history);   /* card history means nothing in another deal */
+    tt_new_generation(&S->table);
+}
+
+int search_bound(pdd_solver *S, const board *b, int target)
+{
+    return search(S, b, target);
 }
 
 int search_probe(pdd_solver *S, const board *b, int target)

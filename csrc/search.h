@@ -18,9 +18,15 @@ struct pdd_solver {
     uint32_t history[3][32];  /* cut-offs by seat and card: move ordering only */
 };
 
+/* Ready the solver for a new top-level call (stop flag, move history, table
+ * generation). */
+void search_begin(pdd_solver *S);
 /* Null-window search: 1 if the declarer's total tricks reach target under the
  * objective, else 0 (also 0 when stopped: check solver->stopped). */
 int search_probe(pdd_solver *S, const board *b, int target);
+/* The same question answered fail-soft: v >= target proves the total is at
+ * least v, v < target that it is at most v. */
+int search_bound(pdd_solver *S, const board *b, int target);
 /* The exact value by a sequence of probes (MTD(f) style). */
 int search_value(pdd_solver *S, const board *b);
 /* The same, asking "is it at least first_target?" first (a good guess saves
