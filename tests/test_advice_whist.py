@@ -227,8 +227,8 @@ def test_seed_reproduces_the_answer_whatever_the_threads() -> None:
 
 
 def test_time_budget_returns_the_estimate_so_far() -> None:
-    request = whist_request(FULL_HAND, FULL_TALON, "6c", 1, 0, other_decision="pass")
-    advice = advise_whist(request, RunOptions(layouts=1_000_000, seconds=2.0, workers=2))
+    # An endgame: each layout takes well under a millisecond, so the budget ends the run.
+    advice = advise_whist(endgame(), RunOptions(layouts=1_000_000, seconds=1.0, mode="sample", workers=2))
     assert advice.run.stopped == "seconds"
     assert 0 < advice.run.layouts < 1_000_000
     assert math.isfinite(advice.option("whist").value.mean)
@@ -281,3 +281,17 @@ def test_bad_requests_name_the_problem(change: dict, message: str) -> None:
 def test_no_consistent_layout_is_an_error() -> None:
     with pytest.raises(AdviceError, match="no layout"):
         advise_whist(endgame(played=["Ah", "9h", "Ad"], auction=AuctionFilter(min_trumps=3)), RunOptions(workers=1))
+
+
+def test_four_players_use_the_four_player_coefficients() -> None:
+    advice = advise_whist(endgame(four_players=True), RunOptions(workers=1))
+    # Both pass: the declarer writes 2 to his pool; each other player loses 2 × 2.5 whists.
+    assert advice.option("pass").value.exact == Fraction(-5)
+    three = advise_whist(endgame(), RunOptions(workers=1))
+    assert advice.option("whist").value.exact != three.option("whist").value.exact
+
+
+def test_enumerating_too_many_layouts_is_refused() -> None:
+    from solver.advice import advise_bid, bid_request
+    with pytest.raises(AdviceError, match="too many to enumerate"):
+        advise_bid(bid_request("AKQJ8.AK.A.87", 0, contracts="6s"), RunOptions(mode="exact"))

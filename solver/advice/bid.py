@@ -41,7 +41,7 @@ from .parallel import LayoutRun, RunOptions, RunStats, run_layouts
 from .play import OutcomeKey, discard_classes, line_tricks, made
 from .stats import Estimate, Number, estimate, merge_units, sureness
 from .values import DefenceRule, Valuer, rule_scenario
-from .whist import FULL_DECK, _convention, _hand
+from .inputs import FULL_DECK, parse_convention, parse_hand
 
 __all__ = ["BidRequest", "ContractAdvice", "BidAdvice", "advise_bid", "bid_request", "contract_kind",
            "parse_contracts"]
@@ -152,9 +152,9 @@ def bid_request(hand: Hand | str, seat: int | str, *, talon: Hand | str | None =
     """A :class:`BidRequest` from text or objects; a ``talon`` is added to the
     hand (the 12-card question)."""
     try:
-        cards = _hand(hand, "hand")
+        cards = parse_hand(hand, "hand")
         if talon is not None:
-            extra = _hand(talon, "talon")
+            extra = parse_hand(talon, "talon")
             if extra.mask & cards.mask:
                 raise AdviceError(f"the hand overlaps the talon: {(extra & cards).pretty()}")
             cards = cards | extra
@@ -162,8 +162,8 @@ def bid_request(hand: Hand | str, seat: int | str, *, talon: Hand | str | None =
             rule = DefenceRule(defence)
         except ValueError:
             raise AdviceError(f"defence rule must be whist, pass or both, got {defence!r}") from None
-        return BidRequest(cards, parse_seat(seat), _convention(convention, options), parse_contracts(contracts),
-                          rule, None if unseen is None else _hand(unseen, "unseen cards"),
+        return BidRequest(cards, parse_seat(seat), parse_convention(convention, options), parse_contracts(contracts),
+                          rule, None if unseen is None else parse_hand(unseen, "unseen cards"),
                           tuple(prior_tricks), four_players)  # type: ignore[arg-type]
     except NotationError as error:
         raise AdviceError(str(error)) from None
@@ -190,7 +190,8 @@ class BidAdvice:
     """Every contract asked for, in bidding order (12 cards: each with its best discard)."""
     recommended: ContractAdvice
     sureness: float
-    """Probability the recommended contract is worth more than the runner-up."""
+    """Probability the recommended contract is worth more than the runner-up
+    (the best contract worth something different on some layout)."""
     advantage: Estimate | None
     discards: tuple[ContractAdvice, ...]
     """12 cards: the recommended contract with every distinct discard, best first."""
@@ -294,9 +295,9 @@ def _advise_before_talon(request: BidRequest, options: RunOptions) -> BidAdvice:
     run = _finished(run_layouts(space, evaluate, options))
     reader = _Reader(request, run)
     contracts = tuple(reader.advice(c, kinds.index(contract_kind(c)), None) for c in request.contracts)
-    best, sure, advantage = _rank(reader, contracts, lambda advice: kinds.index(contract_kind(advice.contract)))
+    best, sure, advantage, ties = _rank(reader, contracts, lambda advice: kinds.index(contract_kind(advice.contract)))
     notes = ("each layout is played with its double-dummy best discard (an upper bound for a declarer "
-             "who discards blind)",)
+             "who discards blind)",) + _tie_note(ties)
     return BidAdvice(request, contracts, best, sure, advantage, (), run.stats, notes)
 
 
@@ -331,9 +332,9 @@ def _advise_after_talon(request: BidRequest, options: RunOptions) -> BidAdvice:
         per_contract.append(options_for[0])
     contracts = tuple(per_contract)
     index = {discard.mask: i for i, discard in enumerate(discards)}
-    best, sure, advantage = _rank(
+    best, sure, advantage, ties = _rank(
         reader, contracts, lambda advice: slot(index[advice.discard.mask], advice.contract))  # type: ignore[union-attr]
-    notes = (f"{len(discards)} distinct discards of the 12 cards tried on the same layouts",)
+    notes = (f"{len(discards)} distinct discards of the 12 cards tried on the same layouts",) + _tie_note(ties)
     return BidAdvice(request, contracts, best, sure, advantage, tuple(every_discard[best.contract]),
                      run.stats, notes)
 
@@ -345,14 +346,26 @@ def _finished(run: LayoutRun) -> LayoutRun:
 
 
 def _rank(reader: _Reader, contracts: tuple[ContractAdvice, ...], slot_of) -> tuple[
-        ContractAdvice, float, Estimate | None]:
-    """The best contract, how sure, and its paired advantage over the runner-up."""
+        ContractAdvice, float, Estimate | None, tuple[ContractAdvice, ...]]:
+    """The best contract (the first in bidding order among equals), how sure,
+    its paired advantage over the runner-up, and the contracts worth exactly
+    the same on every layout (skipped as runner-ups)."""
     ranked = sorted(range(len(contracts)), key=lambda i: (-_mean(contracts[i].value), i))
     best = contracts[ranked[0]]
-    if len(contracts) == 1:
-        return best, 1.0, None
-    second = contracts[ranked[1]]
     best_value = reader.value_function(best.contract, slot_of(best))
-    second_value = reader.value_function(second.contract, slot_of(second))
-    advantage = reader.estimate(lambda key: best_value(key) - second_value(key))
-    return best, sureness(advantage), advantage
+    ties = []
+    for index in ranked[1:]:
+        second = contracts[index]
+        second_value = reader.value_function(second.contract, slot_of(second))
+        advantage = reader.estimate(lambda key: best_value(key) - second_value(key))
+        if advantage.mean == 0 and advantage.std_error == 0:
+            ties.append(second)
+            continue
+        return best, sureness(advantage), advantage, tuple(ties)
+    return best, 1.0, None, tuple(ties)
+
+
+def _tie_note(ties: tuple[ContractAdvice, ...]) -> tuple[str, ...]:
+    if not ties:
+        return ()
+    return (f"worth the same on every layout: {', '.join(t.contract.pretty() for t in ties)}",)

@@ -5,8 +5,9 @@
     prefdd enumerate HAND --declarer S --contract 6s[,7s] (--discard CARDS | --defenders CARDS)
 
 Common: ``--convention sochi|leningrad|rostov``, ``--option KEY=VALUE``
-(repeatable), ``--layouts N`` (budget), ``--seconds S`` (budget), ``--seed N``,
-``--workers N``, ``--exact``/``--sample``, ``--json``, ``--no-progress``.
+(repeatable), ``--seconds S`` (budget), ``--seed N``, ``--workers N``,
+``--json``, ``--no-progress``; whist and bid also ``--layouts N`` (budget)
+and ``--exact``/``--sample``.
 A progress bar goes to standard error when it is a terminal; Ctrl-C stops a
 run and prints the estimate so far.
 """
@@ -81,21 +82,24 @@ def _options(pairs: list[str] | None) -> dict[str, Any]:
     return result
 
 
-def _add_common(parser: argparse.ArgumentParser, layouts: int) -> None:
+def _add_common(parser: argparse.ArgumentParser, layouts: int | None) -> None:
+    """The options every command shares; ``layouts`` None: the command
+    always enumerates (no layout budget, no sampling)."""
     parser.add_argument("--convention", default="sochi", help="sochi (default), leningrad or rostov")
     parser.add_argument("--option", action="append", metavar="KEY=VALUE",
                         help="a convention option override (repeatable), e.g. stalingrad=true")
-    parser.add_argument("--layouts", type=_positive_int, default=layouts,
-                        help=f"layouts to sample (default {layouts}); with auto mode, enumerate when there "
-                             "are no more than this")
+    if layouts is not None:
+        parser.add_argument("--layouts", type=_positive_int, default=layouts,
+                            help=f"layouts to sample (default {layouts}); with auto mode, enumerate when there "
+                                 "are no more than this")
+        mode = parser.add_mutually_exclusive_group()
+        mode.add_argument("--exact", dest="mode", action="store_const", const="exact",
+                          help="enumerate every layout")
+        mode.add_argument("--sample", dest="mode", action="store_const", const="sample",
+                          help="always sample, never enumerate")
     parser.add_argument("--seconds", type=_seconds, help="stop after this many seconds with the estimate so far")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     parser.add_argument("--workers", type=_positive_int, help="solver threads (default: every core)")
-    mode = parser.add_mutually_exclusive_group()
-    mode.add_argument("--exact", dest="mode", action="store_const", const="exact",
-                      help="enumerate every layout")
-    mode.add_argument("--sample", dest="mode", action="store_const", const="sample",
-                      help="always sample, never enumerate")
     parser.add_argument("--json", action="store_true", help="one JSON object")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on standard error")
 
@@ -105,7 +109,8 @@ def _run_options(args: argparse.Namespace) -> Iterator[RunOptions]:
     """Run options with a progress bar and Ctrl-C as cancel (main thread)."""
     cancel = threading.Event()
     bar = ProgressBar(sys.stderr) if not args.no_progress and sys.stderr.isatty() else None
-    options = RunOptions(layouts=args.layouts, seconds=args.seconds, seed=args.seed, workers=args.workers,
+    options = RunOptions(layouts=getattr(args, "layouts", 1000), seconds=args.seconds, seed=args.seed,
+                         workers=args.workers,
                          mode=getattr(args, "mode", None) or "auto", cancel=cancel, progress=bar)
     previous = None
     if threading.current_thread() is threading.main_thread():
@@ -119,7 +124,13 @@ def _run_options(args: argparse.Namespace) -> Iterator[RunOptions]:
             bar.close()
 
 
+def _cards(hand) -> str:
+    return " ".join(card.pretty() for card in hand)
+
+
 def _percent(p: float) -> str:
+    if 0 < p < 0.01:
+        return "<1%"
     return f"{100 * p:.0f}%" if p < 0.995 or p == 1 else ">99%"
 
 
@@ -175,7 +186,7 @@ def format_whist(advice: WhistAdvice) -> str:
     lines = [
         f"{r.contract.pretty()} by {SEAT_NAMES[r.declarer]} (seat {r.declarer}); you: {SEAT_NAMES[r.seat]} "
         f"(seat {r.seat}), {order} defender; convention {r.convention.name}",
-        f"hand {r.hand.pretty()}   talon {' '.join(card.pretty() for card in r.talon)}"
+        f"hand {r.hand.pretty()}   talon {_cards(r.talon)}"
         + (f"   the other defender: {r.other_decision.value}" if r.other_decision else ""),
         _run_line(advice.run) + f"; discard model {r.discard_model.value}",
         "",
@@ -185,7 +196,8 @@ def format_whist(advice: WhistAdvice) -> str:
         lines.extend(_option_lines(option, 0))
     lines.append("")
     if advice.advantage is None:
-        lines.append(f"Recommended: {advice.recommended} (the only option)")
+        alone = "the only option" if len(advice.options) == 1 else "every option is worth the same"
+        lines.append(f"Recommended: {advice.recommended} ({alone})")
     else:
         lines.append(f"Recommended: {advice.recommended}, sure {_percent(advice.sureness)} "
                      f"(ahead by {advice.advantage.mean:.2f}"
@@ -209,13 +221,13 @@ def format_bid(advice: BidAdvice) -> str:
              _run_line(advice.run), "",
              f"{'contract':<9}{'makes':>8}   {'value (whists)':<20}" + ("discard" if r.after_talon else "")]
     for c in advice.contracts:
-        discard = c.discard.pretty() if c.discard is not None else ""
+        discard = _cards(c.discard) if c.discard is not None else ""
         lines.append(f"{c.contract.pretty():<9}{_percent(c.make_probability.mean):>8}   "
                      f"{_value(c.value):<20}{discard}")
     best = advice.recommended
     lines.append("")
     lines.append(f"Recommended: {best.contract.pretty()}"
-                 + (f" discarding {best.discard.pretty()}" if best.discard is not None else "")
+                 + (f" discarding {_cards(best.discard)}" if best.discard is not None else "")
                  + f", sure {_percent(advice.sureness)}")
     lines.extend(f"Note: {note}" for note in advice.notes)
     return "\n".join(lines)
@@ -340,5 +352,5 @@ def register(subparsers: Any) -> None:
     enumerate_.add_argument("--prior-tricks", type=_tricks, default=(0, 0, 0),
                             help="endgames: tricks before, by seat")
     enumerate_.add_argument("--four-players", action="store_true", help="score a 4-player game")
-    _add_common(enumerate_, 1000)
+    _add_common(enumerate_, None)
     enumerate_.set_defaults(run=run_enumerate, mode="exact")

@@ -35,7 +35,7 @@ from .parallel import RunOptions, RunStats, run_layouts
 from .play import line_tricks, made
 from .stats import Estimate, Number, estimate, merge_units
 from .values import DefenceRule, Valuer, rule_scenario
-from .whist import FULL_DECK, _convention, _hand
+from .inputs import FULL_DECK, parse_convention, parse_hand
 
 ENUMERATION_TABLE_MIB = 64
 """Each worker's table for an enumeration: a bigger table keeps more of the
@@ -102,16 +102,16 @@ def enumeration_request(hand: Hand | str, declarer: int | str, contracts: str | 
     """From text: the declarer's 10 cards and his discard (or his 12 cards and
     the 2 of them discarded), or for an endgame his cards and the defenders'."""
     try:
-        cards = _hand(hand, "hand")
+        cards = parse_hand(hand, "hand")
         if defenders is not None:
             if discard is not None:
                 raise AdviceError("give either the discard or the defenders' cards, not both")
-            them = _hand(defenders, "defenders' cards")
+            them = parse_hand(defenders, "defenders' cards")
         else:
             if discard is None:
                 raise AdviceError("the defenders' cards are not known: give the declarer's discard "
                                   "(or the defenders' cards)")
-            out = _hand(discard, "discard")
+            out = parse_hand(discard, "discard")
             if len(out) != 2:
                 raise AdviceError(f"a discard is 2 cards, got {len(out)}")
             if len(cards) == 12:
@@ -126,7 +126,7 @@ def enumeration_request(hand: Hand | str, declarer: int | str, contracts: str | 
         except ValueError:
             raise AdviceError(f"defence rule must be whist, pass or both, got {defence!r}") from None
         return EnumerationRequest(cards, parse_seat(declarer), parse_contracts(contracts), them,
-                                  _convention(convention, options), rule, tuple(prior_tricks),  # type: ignore[arg-type]
+                                  parse_convention(convention, options), rule, tuple(prior_tricks),  # type: ignore[arg-type]
                                   four_players)
     except NotationError as error:
         raise AdviceError(str(error)) from None

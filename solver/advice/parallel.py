@@ -46,6 +46,8 @@ MAX_CHUNK = 2048
 """Most enumerated layouts per task: long runs of neighbouring layouts keep
 the solver's table useful (shorter chunks in a random order cost about half
 as much time again on a full enumeration)."""
+MAX_ENUMERATION = 5_000_000
+"""Most layouts an exact run lists (they are held in memory)."""
 REJECTION_LIMIT = 20
 """Sampling gives up after this many tries per layout wanted."""
 
@@ -154,6 +156,9 @@ def run_layouts(space: LayoutSpace, evaluate: LayoutEvaluator, options: RunOptio
     instead of a :class:`Hand`, which saves time when layouts are cheap."""
     count = space.count()
     exact = options.mode == "exact" or (options.mode == "auto" and count <= options.layouts)
+    if exact and count > MAX_ENUMERATION:
+        raise AdviceError(f"{count:,} layouts are too many to enumerate (at most {MAX_ENUMERATION:,}); "
+                          "sample them instead")
     if exact:
         return _run_exact(space, evaluate, options, count, masks)
     return _run_sample(space, evaluate, options, count, masks)
@@ -179,7 +184,7 @@ def _run_sample(space: LayoutSpace, evaluate: LayoutEvaluator, options: RunOptio
 def _run_exact(space: LayoutSpace, evaluate: LayoutEvaluator, options: RunOptions, count: int,
                masks: bool) -> LayoutRun:
     layouts = list(space.enumerate_masks())
-    size = max(1, min(MAX_CHUNK, len(layouts) // (8 * options.thread_count)))
+    size = max(1, min(MAX_CHUNK, len(layouts) // 16))   # not from the thread count: same chunks for all
     chunks = [(start, min(start + size, len(layouts))) for start in range(0, len(layouts), size)]
     random.Random(f"{options.seed}/chunks").shuffle(chunks)
 

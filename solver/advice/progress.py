@@ -24,8 +24,9 @@ class Progress:
 
     @property
     def fraction(self) -> float:
-        return min(1.0, self.kept / self.total) if self.total and not self.exact else \
-            min(1.0, self.done / self.total) if self.total else 0.0
+        if not self.total:
+            return 0.0
+        return min(1.0, (self.done if self.exact else self.kept) / self.total)
 
 
 class ProgressBar:

@@ -107,8 +107,9 @@ class Valuer:
     def values(self, scenario: Scenario, key: OutcomeKey) -> tuple[Fraction, Fraction, Fraction]:
         """(declarer, x, y) deal values in whists (a misère ignores ``scenario``)."""
         if self.contract.kind is ContractKind.MISERE:
-            scenario = Scenario.TEN_CHECKED  # any played scenario: the key decides
-        cache_key = (scenario, key if scenario.played else None)
+            cache_key: tuple = ("misere", key)
+        else:
+            cache_key = (scenario, key if scenario.played else None)
         if cache_key not in self._cache:
             value = deal_value(self.convention, self._outcome(scenario, key))
             self._cache[cache_key] = (value[player(self.declarer)], value[player(self.x)], value[player(self.y)])

@@ -1,0 +1,73 @@
+"""Reading and checking the inputs shared by the advisors: hands, cards,
+decisions, conventions, seats and the tricks before an endgame."""
+from __future__ import annotations
+
+from typing import Sequence
+
+from ..notation import Card, Hand, NotationError, parse_cards
+from ..scoring import Convention, Decision, get_convention
+from .errors import AdviceError
+from .play import DiscardModel
+
+__all__ = ["FULL_DECK", "parse_hand", "parse_played", "parse_decision", "parse_convention",
+           "parse_discard_model", "check_seat", "check_prior", "card_names"]
+
+FULL_DECK = Hand((1 << 32) - 1)
+
+
+def parse_hand(value: Hand | str, what: str) -> Hand:
+    if isinstance(value, Hand):
+        return value
+    try:
+        return Hand.parse(value)
+    except NotationError as error:
+        raise AdviceError(f"{what}: {error}") from None
+
+
+def parse_played(value: Sequence[Card | str] | str) -> tuple[Card, ...]:
+    if isinstance(value, str):
+        return tuple(parse_cards(value))
+    return tuple(card if isinstance(card, Card) else Card.parse(card) for card in value)
+
+
+def parse_decision(value: Decision | str | None) -> Decision | None:
+    if value is None or isinstance(value, Decision):
+        return value
+    text = value.strip().lower().replace("-", "_").replace(" ", "_")
+    try:
+        return Decision({"half": "half_whist", "halfwhist": "half_whist"}.get(text, text))
+    except ValueError:
+        raise AdviceError(f"the other defender's decision must be pass, whist or half_whist, got {value!r}") from None
+
+
+def parse_convention(value: Convention | str, options: dict | None) -> Convention:
+    if isinstance(value, Convention):
+        return value.with_options(options) if options else value
+    return get_convention(value, options)
+
+
+def parse_discard_model(value: DiscardModel | str) -> DiscardModel:
+    try:
+        return DiscardModel(value)
+    except ValueError:
+        raise AdviceError(f"discard model must be 'best' or 'uniform', got {value!r}") from None
+
+
+def check_seat(value: object, what: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 2:
+        raise AdviceError(f"{what} must be a seat 0, 1 or 2, got {value!r}")
+
+
+def check_prior(prior: object, size: int) -> None:
+    """Tricks before an endgame of ``size`` cards a hand: three whole numbers
+    by seat adding up to 10 − size."""
+    if (not isinstance(prior, tuple) or len(prior) != 3
+            or any(isinstance(t, bool) or not isinstance(t, int) or t < 0 for t in prior)):
+        raise AdviceError(f"prior_tricks must be three whole numbers (by seat), got {prior!r}")
+    if sum(prior) != 10 - size:
+        raise AdviceError(f"the tricks before an endgame of {size} cards a hand must add up to {10 - size}, "
+                          f"got {sum(prior)}")
+
+
+def card_names(hand: Hand) -> str:
+    return " ".join(card.pretty() for card in hand)
