@@ -1,12 +1,14 @@
 """PEP 517 build backend: setuptools, after writing the cffi wrapper.
 
 cffi's API mode generates the extension's C wrapper from ``prefdd.h``; this
-backend writes it to ``build/cffi/_core.c`` and hands over to setuptools, which
+backend writes it to ``build/cffi/_core.c``, adds the machine flags of
+``build_ffi.arch_flags`` to CFLAGS, and hands over to setuptools, which
 compiles the extension declared in ``pyproject.toml`` ([tool.setuptools]
 ext-modules). Everything else is plain setuptools.
 """
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -22,6 +24,10 @@ GENERATED = Path("build") / "cffi" / "_core.c"
 def _write_wrapper() -> None:
     GENERATED.parent.mkdir(parents=True, exist_ok=True)
     build_ffi.make_builder().emit_c_code(str(GENERATED))
+    # pyproject.toml's compile flags are fixed; machine flags go in by CFLAGS.
+    extra = " ".join(build_ffi.arch_flags())
+    if extra:
+        os.environ["CFLAGS"] = (os.environ.get("CFLAGS", "") + " " + extra).strip()
 
 
 def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):

@@ -12,6 +12,7 @@ compiles the extension into OUTDIR directly (for the sanitizer build).
 """
 from __future__ import annotations
 
+import platform
 import sys
 from pathlib import Path
 
@@ -22,6 +23,13 @@ C_SOURCES = ["board.c", "tt.c", "quick.c", "order.c", "search.c", "api.c", "disc
 OPTIMISE = ["-O3", "-std=c11", "-Wall", "-Wextra", "-fno-strict-aliasing"]
 SANITIZE = ["-O1", "-g", "-std=c11", "-fsanitize=address,undefined",
             "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer"]
+
+
+def arch_flags() -> list[str]:
+    """Machine flags: on x86-64 the POPCNT instruction (every x86-64 CPU since
+    about 2009 has it; without it each popcount is a library call, measured
+    10 % slower). Nothing elsewhere."""
+    return ["-mpopcnt"] if platform.machine().lower() in ("x86_64", "amd64") else []
 
 
 def header_declarations() -> str:
@@ -37,7 +45,7 @@ def wrapper_source() -> str:
 
 def make_builder(sanitize: bool = False) -> FFI:
     """An FFI builder for ``solver._core``."""
-    flags = SANITIZE if sanitize else OPTIMISE
+    flags = (SANITIZE if sanitize else OPTIMISE) + arch_flags()
     ffibuilder = FFI()
     ffibuilder.cdef(header_declarations())
     ffibuilder.set_source(
