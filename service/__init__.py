@@ -5,6 +5,10 @@
 * :mod:`service.pool` — the solver worker pool: one solver per worker thread,
   jobs that can be cancelled while they search.
 * :mod:`service.convert` — protobuf messages to and from the solver's objects.
+* :mod:`service.deal_analysis` — AnalyzeDeal: the whole-deal analysis and its score.
+* :mod:`service.advice_calls` — AdviseWhist, AdviseBid, Enumerate: requests,
+  budgets, the layout limit, answers; :mod:`service.advice_runs` — the bounded
+  advice runs, stopped when their call ends.
 * :mod:`service.client` — a small typed Python client.
 * :mod:`service.cli` — ``prefdd serve``.
 

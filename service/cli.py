@@ -3,7 +3,8 @@
     prefdd serve [--host 127.0.0.1] [--port 50051] [--workers N]
                  [--tls-cert FILE --tls-key FILE] [--auth-token-file FILE]
                  [--grace 10] [--max-batch-items N] [--max-message-bytes N]
-                 [--max-concurrent-rpcs N] [--log-level info]
+                 [--max-concurrent-rpcs N] [--max-advice-runs N]
+                 [--max-advice-layouts N] [--advice-workers N] [--log-level info]
 
 The main ``prefdd`` command line calls :func:`register`. This module imports
 only the standard library at import time: grpc and the generated code are
@@ -84,7 +85,8 @@ def run_serve(args: argparse.Namespace) -> int:
         config = ServerConfig(
             host=args.host, port=args.port, workers=args.workers,
             max_batch_items=args.max_batch_items, max_message_bytes=args.max_message_bytes,
-            max_concurrent_rpcs=args.max_concurrent_rpcs,
+            max_concurrent_rpcs=args.max_concurrent_rpcs, max_advice_runs=args.max_advice_runs,
+            max_advice_layouts=args.max_advice_layouts, advice_workers=args.advice_workers,
             tls_cert=_read(args.tls_cert, "TLS certificate") if args.tls_cert else None,
             tls_key=_read(args.tls_key, "TLS key") if args.tls_key else None,
             auth_token=_token(args.auth_token_file) if args.auth_token_file else None,
@@ -120,6 +122,13 @@ def register(subparsers: Any) -> None:
                        help="largest message in bytes (default 4 MiB)")
     serve.add_argument("--max-concurrent-rpcs", type=_positive, default=64,
                        help="calls served at once; more are refused (default 64)")
+    serve.add_argument("--max-advice-runs", type=_positive, default=2,
+                       help="advice calls (AdviseWhist, AdviseBid, Enumerate) running at once; more are "
+                            "refused (default 2)")
+    serve.add_argument("--max-advice-layouts", type=_positive, default=200_000,
+                       help="layouts one advice request may cost, sampled or enumerated (default 200000)")
+    serve.add_argument("--advice-workers", type=_positive, default=None,
+                       help="worker threads of one advice run (default: as many as --workers)")
     serve.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"],
                        help="log level (default info)")
     serve.set_defaults(func=run_serve)

@@ -8,12 +8,19 @@
 Contracts are notation text (``"6h"``, ``"7nt"``, ``"misere"``, ``"allpass"``),
 seats 0-2, deals and cards notation text. A failed call raises
 :class:`ServiceError` with the gRPC status code and the server's message.
+
+:meth:`~AnalysisClient.solve` and :meth:`~AnalysisClient.evaluate_batch` answer
+small dataclasses; the analysis and advice calls
+(:meth:`~AnalysisClient.analyze_deal`, :meth:`~AnalysisClient.advise_whist`,
+:meth:`~AnalysisClient.advise_bid`, :meth:`~AnalysisClient.enumerate_splits`)
+answer the response messages themselves (typed by the generated ``.pyi``),
+which mirror the .proto and its documentation field for field.
 """
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator, NamedTuple, Sequence
+from typing import Any, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
@@ -22,7 +29,8 @@ from solver.notation import Contract, ContractKind
 
 from .proto import pb, pb_grpc
 
-__all__ = ["AnalysisClient", "BatchItem", "BatchResult", "ServiceError", "SolveResult", "contract_fields"]
+__all__ = ["AnalysisClient", "BatchItem", "BatchResult", "ServiceError", "SolveResult", "contract_fields",
+           "contract_message"]
 
 _SEAT_ENUMS = (pb.SEAT_FIRST, pb.SEAT_SECOND, pb.SEAT_THIRD)
 _STRAIN_ENUMS = (pb.STRAIN_SPADES, pb.STRAIN_CLUBS, pb.STRAIN_DIAMONDS, pb.STRAIN_HEARTS, pb.STRAIN_NO_TRUMP)
@@ -50,6 +58,40 @@ def contract_fields(contract: Contract | str) -> tuple[int, int]:
     contract = Contract.parse(contract) if isinstance(contract, str) else contract
     strain = _STRAIN_ENUMS[contract.strain] if contract.strain is not None else pb.STRAIN_UNSPECIFIED
     return _KIND_ENUMS[contract.kind], strain
+
+
+def contract_message(contract: Contract | str) -> pb.Contract:
+    """A ``Contract`` message (kind, strain, level) from text or an object."""
+    contract = Contract.parse(contract) if isinstance(contract, str) else contract
+    kind, strain = contract_fields(contract)
+    return pb.Contract(kind=kind, strain=strain, level=contract.level or 0)
+
+
+def _enum_value(enum_type: Any, prefix: str, text: str, what: str) -> int:
+    name = f"{prefix}_{text.strip().upper().replace('-', '_')}"
+    if name not in enum_type.keys() or name.endswith("_UNSPECIFIED"):
+        known = [key[len(prefix) + 1:].lower() for key in enum_type.keys() if not key.endswith("_UNSPECIFIED")]
+        raise ValueError(f"unknown {what} {text!r}; known: {known}")
+    return enum_type.Value(name)
+
+
+def _convention(text: str | None) -> int:
+    if text is None:
+        return pb.CONVENTION_UNSPECIFIED
+    return _enum_value(pb.Convention, "CONVENTION", text, "convention")
+
+
+def _decision(text: str | None) -> int:
+    return pb.DECISION_UNSPECIFIED if text is None else _enum_value(pb.Decision, "DECISION", text, "decision")
+
+
+def _overrides(options: Mapping[str, Any] | None) -> str:
+    return json.dumps(dict(options)) if options else ""
+
+
+def _budget(layouts: int, seconds: float, seed: int, mode: str) -> pb.Budget:
+    return pb.Budget(layouts=layouts, seconds=seconds, seed=seed,
+                     mode=_enum_value(pb.LayoutMode, "LAYOUT_MODE", mode, "layout mode"))
 
 
 def _seat(seat: int | None) -> int:
@@ -231,6 +273,92 @@ class AnalysisClient:
             raise ServiceError.from_rpc_error(error) from None
         finally:
             responses.cancel()
+
+    def _call(self, method: Any, request: Any, timeout: float | None) -> Any:
+        try:
+            return method(request, timeout=self._deadline(timeout))
+        except grpc.RpcError as error:
+            raise ServiceError.from_rpc_error(error) from None
+
+    def analyze_deal(self, deal: str, contract: Contract | str | None = None, declarer: int | None = None, *,
+                     talon: str = "", discard: str = "", played: Iterable[str] = (), leader: int | None = None,
+                     no_talon_leads: bool = False, four_players: bool = False, convention: str | None = None,
+                     option_overrides: Mapping[str, Any] | None = None,
+                     decisions: tuple[str, str] | None = None, half_whist_returned: bool = False,
+                     timeout: float | None = None) -> pb.AnalyzeDealResponse:
+        """The whole-deal analysis (``prefdd analyze``). Without ``contract``:
+        the table and all-pass values; with it: best discards, the play
+        analysed card by card and the best line. With ``convention`` (and, for
+        a trick contract, ``decisions``: the first and second defender's
+        ``pass``/``whist``/``half_whist``), the deal's score."""
+        request = pb.AnalyzeDealRequest(deal=deal, talon=talon, declarer=_seat(declarer), discard=discard,
+                                        played=list(played), leader=_seat(leader), no_talon_leads=no_talon_leads,
+                                        four_players=four_players)
+        if contract is not None:
+            request.contract.CopyFrom(contract_message(contract))
+        if convention is not None or decisions is not None or half_whist_returned:
+            first, second = decisions if decisions is not None else (None, None)
+            request.scoring.CopyFrom(pb.DealScoring(
+                convention=_convention(convention), option_overrides_json=_overrides(option_overrides),
+                first_defender=_decision(first), second_defender=_decision(second),
+                half_whist_returned=half_whist_returned))
+        return self._call(self.stub.AnalyzeDeal, request, timeout)
+
+    def advise_whist(self, hand: str, talon: str, contract: Contract | str, declarer: int, seat: int, *,
+                     other_decision: str | None = None, convention: str = "sochi",
+                     option_overrides: Mapping[str, Any] | None = None, played: Iterable[str] = (),
+                     unseen: str = "", prior_tricks: Sequence[int] = (), discard_model: str = "best",
+                     auction: Mapping[str, int] | None = None, split: bool = False, four_players: bool = False,
+                     layouts: int = 0, seconds: float = 0.0, seed: int = 0, mode: str = "auto",
+                     timeout: float | None = None) -> pb.AdviseWhistResponse:
+        """Whist or pass (``prefdd whist``): each option's expected value over
+        the hidden layouts. ``auction``: keep only layouts the declarer could
+        have bid from ({} for the defaults, or ``min_trumps``,
+        ``max_undertricks``). ``layouts`` (0: 1000), ``seconds`` (0: none),
+        ``seed`` and ``mode`` (auto, sample, exact) are the run's budget."""
+        request = pb.AdviseWhistRequest(
+            hand=hand, talon=talon, contract=contract_message(contract), declarer=_seat(declarer), seat=_seat(seat),
+            other_decision=_decision(other_decision), convention=_convention(convention),
+            option_overrides_json=_overrides(option_overrides), played=list(played), unseen=unseen,
+            prior_tricks=list(prior_tricks),
+            discard_model=_enum_value(pb.DiscardModel, "DISCARD_MODEL", discard_model, "discard model"),
+            split=split, four_players=four_players, budget=_budget(layouts, seconds, seed, mode))
+        if auction is not None:
+            request.auction.CopyFrom(pb.AuctionFilter(**auction))
+        return self._call(self.stub.AdviseWhist, request, timeout)
+
+    def advise_bid(self, hand: str, seat: int, *, talon: str = "", convention: str = "sochi",
+                   option_overrides: Mapping[str, Any] | None = None, contracts: Iterable[Contract | str] = (),
+                   defence: str = "whist", unseen: str = "", prior_tricks: Sequence[int] = (),
+                   four_players: bool = False, layouts: int = 0, seconds: float = 0.0, seed: int = 0,
+                   mode: str = "auto", timeout: float | None = None) -> pb.AdviseBidResponse:
+        """Which contract (``prefdd bid``): every contract's chance and expected
+        value from 10 cards, or the best contract and discard of 12 (``talon``
+        added). ``contracts`` empty: all. ``layouts`` 0: 200."""
+        request = pb.AdviseBidRequest(
+            hand=hand, seat=_seat(seat), talon=talon, convention=_convention(convention),
+            option_overrides_json=_overrides(option_overrides),
+            contracts=[contract_message(c) for c in contracts],
+            defence=_enum_value(pb.DefenceRule, "DEFENCE_RULE", defence, "defence rule"), unseen=unseen,
+            prior_tricks=list(prior_tricks), four_players=four_players,
+            budget=_budget(layouts, seconds, seed, mode))
+        return self._call(self.stub.AdviseBid, request, timeout)
+
+    def enumerate_splits(self, hand: str, declarer: int, contracts: Iterable[Contract | str], *, discard: str = "",
+                         defenders: str = "", convention: str = "sochi",
+                         option_overrides: Mapping[str, Any] | None = None, defence: str = "whist",
+                         prior_tricks: Sequence[int] = (), four_players: bool = False, seconds: float = 0.0,
+                         seed: int = 0, timeout: float | None = None) -> pb.EnumerateResponse:
+        """Every split of the defenders' cards (``prefdd enumerate``): the
+        declarer's cards in play (or his 12 with ``discard``), or an endgame's
+        with ``defenders``."""
+        request = pb.EnumerateRequest(
+            hand=hand, declarer=_seat(declarer), contracts=[contract_message(c) for c in contracts],
+            discard=discard, defenders=defenders, convention=_convention(convention),
+            option_overrides_json=_overrides(option_overrides),
+            defence=_enum_value(pb.DefenceRule, "DEFENCE_RULE", defence, "defence rule"),
+            prior_tricks=list(prior_tricks), four_players=four_players, seconds=seconds, seed=seed)
+        return self._call(self.stub.Enumerate, request, timeout)
 
     def score(self, convention: str, kind: str, input: Any, *, option_overrides: dict[str, Any] | None = None,
               players: Sequence[str] = (), timeout: float | None = None) -> Any:

@@ -20,19 +20,31 @@ from typing import Any
 from solver.engine import Solver
 from solver.notation import NO_TRUMP, Card, Contract, ContractKind, Deal, Hand
 from solver.position import Position
+from solver.scoring import Convention, Decision, get_convention
 
 from .proto import pb
 
 __all__ = [
     "MAX_PLAYED",
     "MAX_TEXT",
+    "ConventionChoice",
     "RequestError",
     "SolveAnswer",
     "batch_request",
     "batch_result",
     "batch_error",
+    "cards_field",
     "contract_from_fields",
+    "contract_from_proto",
+    "contract_to_proto",
+    "convention_from_proto",
+    "deal_from_fields",
+    "decision_from_proto",
+    "json_object",
     "position_from_proto",
+    "prior_tricks_from_proto",
+    "required_convention",
+    "text_field",
     "score_request",
     "seat_from_proto",
     "seat_to_proto",
@@ -65,6 +77,19 @@ def _text(value: str, field: str) -> str:
     if len(value) > MAX_TEXT:
         raise RequestError(f"field '{field}' is {len(value)} characters long; the limit is {MAX_TEXT}")
     return value
+
+
+def text_field(value: str, field: str) -> str:
+    """A notation text field checked against MAX_TEXT."""
+    return _text(value, field)
+
+
+def cards_field(values: Any, field: str) -> list[str]:
+    """A repeated card field (``played``): at most MAX_PLAYED cards, each
+    within MAX_TEXT; the cards themselves are read by the notation."""
+    if len(values) > MAX_PLAYED:
+        raise RequestError(f"field '{field}' holds {len(values)} cards; the limit is {MAX_PLAYED}")
+    return [_text(card, field) for card in values]
 
 
 _SEATS = {pb.SEAT_FIRST: 0, pb.SEAT_SECOND: 1, pb.SEAT_THIRD: 2}
@@ -125,6 +150,106 @@ def _deal(deal_text: str, talon_text: str) -> Deal:
     if talon_text:
         deal = Deal(deal.hands, Hand.parse(_text(talon_text, "talon")))
     return deal
+
+
+def deal_from_fields(deal_text: str, talon_text: str) -> Deal:
+    """The deal of a ``deal`` field, its talon replaced by a non-empty ``talon`` field."""
+    return _deal(deal_text, talon_text)
+
+
+_STRAIN_ENUMS = {strain: enum for enum, strain in _STRAINS.items()}
+_KIND_ENUMS = {kind: enum for enum, kind in _KINDS.items()}
+
+
+def contract_from_proto(message: pb.Contract, field: str) -> Contract:
+    """The contract of a ``Contract`` message, level included; ``field`` is
+    the message's name in the request, for the error messages."""
+    kind = message.kind
+    if kind == pb.CONTRACT_KIND_UNSPECIFIED:
+        raise RequestError(f"field '{field}.kind' is required: one of {_enum_names(pb.ContractKind, _KINDS)}")
+    if kind not in _KINDS:
+        raise RequestError(f"field '{field}.kind': unknown ContractKind value {kind}")
+    kind_name = pb.ContractKind.Name(kind)
+    if _KINDS[kind] is ContractKind.TRICKS:
+        if message.strain == pb.STRAIN_UNSPECIFIED:
+            raise RequestError(f"field '{field}.strain' is required for {kind_name}: one of "
+                               + _enum_names(pb.Strain, _STRAINS))
+        if message.strain not in _STRAINS:
+            raise RequestError(f"field '{field}.strain': unknown Strain value {message.strain}")
+        if message.level == 0:
+            raise RequestError(f"field '{field}.level' is required for {kind_name}: 6 to 10")
+        if not 6 <= message.level <= 10:
+            raise RequestError(f"field '{field}.level': {message.level} is out of range 6..10")
+        return Contract(ContractKind.TRICKS, message.level, _STRAINS[message.strain])
+    if message.strain != pb.STRAIN_UNSPECIFIED:
+        raise RequestError(f"field '{field}.strain' must be unset for {kind_name}")
+    if message.level != 0:
+        raise RequestError(f"field '{field}.level' must be 0 for {kind_name}")
+    return Contract(_KINDS[kind])
+
+
+def contract_to_proto(contract: Contract) -> pb.Contract:
+    if contract.kind is ContractKind.TRICKS:
+        assert contract.strain is not None and contract.level is not None
+        return pb.Contract(kind=pb.CONTRACT_KIND_TRICKS, strain=_STRAIN_ENUMS[contract.strain],
+                           level=contract.level)
+    return pb.Contract(kind=_KIND_ENUMS[contract.kind])
+
+
+_DECISIONS = {pb.DECISION_PASS: Decision.PASS, pb.DECISION_WHIST: Decision.WHIST,
+              pb.DECISION_HALF_WHIST: Decision.HALF_WHIST}
+
+
+def decision_from_proto(value: int, field: str) -> Decision | None:
+    """A defender's decision; None when unset."""
+    if value == pb.DECISION_UNSPECIFIED:
+        return None
+    if value not in _DECISIONS:
+        raise RequestError(f"field '{field}': unknown Decision value {value}")
+    return _DECISIONS[value]
+
+
+def prior_tricks_from_proto(values: Any, field: str = "prior_tricks") -> tuple[int, int, int]:
+    """Tricks before an endgame by seat: empty means none, else three values
+    (their sum is checked by the advisors against the hand size)."""
+    if len(values) == 0:
+        return (0, 0, 0)
+    if len(values) != 3:
+        raise RequestError(f"field '{field}' needs three values (one per seat) or none, got {len(values)}")
+    if any(value > 10 for value in values):
+        raise RequestError(f"field '{field}': a seat takes at most 10 tricks, got {list(values)}")
+    return (int(values[0]), int(values[1]), int(values[2]))
+
+
+@dataclass(frozen=True)
+class ConventionChoice:
+    """A convention named in a request, with its option overrides."""
+
+    name: str
+    overrides: dict[str, Any]
+    convention: Convention
+
+
+def convention_from_proto(value: int, overrides_json: str, prefix: str = "") -> ConventionChoice | None:
+    """The convention and overrides of a request (None when the convention is
+    unset); the overrides are checked by the scoring package."""
+    if value == pb.CONVENTION_UNSPECIFIED:
+        if overrides_json.strip():
+            raise RequestError(f"field '{prefix}option_overrides_json' needs field '{prefix}convention'")
+        return None
+    if value not in _CONVENTIONS:
+        raise RequestError(f"field '{prefix}convention': unknown Convention value {value}")
+    overrides = json_object(overrides_json, f"{prefix}option_overrides_json", empty_ok=True)
+    name = _CONVENTIONS[value]
+    return ConventionChoice(name, overrides, get_convention(name, overrides))
+
+
+def required_convention(value: int, overrides_json: str) -> ConventionChoice:
+    """As :func:`convention_from_proto`, the convention required."""
+    choice = convention_from_proto(value, overrides_json)
+    if choice is None:
+        raise RequestError("field 'convention' is required: one of " + _enum_names(pb.Convention, _CONVENTIONS))
+    return choice
 
 
 def position_from_proto(message: pb.Position) -> Position:
@@ -206,6 +331,11 @@ def batch_result(item_id: str, index: int, answer: dict[str, Any]) -> pb.BatchRe
 
 def batch_error(item_id: str, index: int, message: str) -> pb.BatchResult:
     return pb.BatchResult(id=item_id, index=index, error=short(message))
+
+
+def json_object(text: str, field: str, empty_ok: bool) -> dict[str, Any]:
+    """A JSON object field (empty text: {} when ``empty_ok``)."""
+    return _json_object(text, field, empty_ok)
 
 
 def _json_object(text: str, field: str, empty_ok: bool) -> dict[str, Any]:

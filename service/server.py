@@ -6,10 +6,16 @@
 * Deadlines and cancellation reach the search: a call that is cancelled or
   whose deadline passes cancels its job, whose worker asks the C search to
   stop (``Solver.request_stop`` → ``SearchStopped``); the worker is then free.
+* AnalyzeDeal runs on the pool too (:mod:`service.deal_analysis`). The advice
+  calls (AdviseWhist, AdviseBid, Enumerate: :mod:`service.advice_calls`) run
+  their own worker threads, one solver each, waited for on the handler
+  thread; :class:`~service.advice_runs.AdviceRuns` bounds how many go at once
+  and stops a run when its call ends.
 * Errors: bad input → ``INVALID_ARGUMENT`` with the notation's message; server
   limits → ``RESOURCE_EXHAUSTED`` naming the limit (``max_batch_items``,
-  gRPC's own message-size and concurrent-call limits); an unexpected error →
-  ``INTERNAL`` (logged with its traceback), never ``UNKNOWN``.
+  ``max_advice_runs``, ``max_advice_layouts``, gRPC's own message-size and
+  concurrent-call limits); an unexpected error → ``INTERNAL`` (logged with
+  its traceback), never ``UNKNOWN``.
 * Standard health checking (``grpc.health.v1``) and server reflection.
 * Optional TLS and optional bearer-token authentication (``authorization:
   Bearer <token>`` metadata; others get ``UNAUTHENTICATED``).
@@ -35,7 +41,11 @@ Choices where the issue is silent:
   --json`` forms.
 * A deadline that passes while a call waits or searches answers
   ``DEADLINE_EXCEEDED``; a client's cancel ``CANCELLED``; a call arriving during
-  shutdown ``UNAVAILABLE``.
+  shutdown ``UNAVAILABLE``. An advice run's own time budget (``Budget.seconds``)
+  is not an error: it answers the estimate so far.
+* An advice call beyond ``max_advice_runs`` is refused at once rather than
+  queued: a run takes every advice worker thread for seconds to minutes, and a
+  client is better told to retry than left waiting behind an unknown queue.
 """
 from __future__ import annotations
 
@@ -54,11 +64,14 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
+from solver.advice import RunOptions, advise_bid, advise_whist, enumerate_splits
 from solver.engine import Solver
 from solver.scoring import ScoringError, game_from_json, handle_request
 from solver.scoring.drawing import game_json
 
-from . import convert
+from . import advice_calls, convert, deal_analysis
+from .advice_calls import BudgetChoice, LayoutLimitExceeded
+from .advice_runs import AdviceBusy, AdviceRuns, CallEnded
 from .batch_stream import BatchLimitExceeded, BatchStream
 from .pool import JobCancelled, PoolClosed, SolverPool
 from .proto import SERVICE_NAME, pb, pb_grpc
@@ -91,6 +104,14 @@ class ServerConfig:
     """Largest request or response message."""
     max_concurrent_rpcs: int = 64
     """Calls served at once; more are refused with RESOURCE_EXHAUSTED."""
+    max_advice_runs: int = 2
+    """Advice calls (AdviseWhist, AdviseBid, Enumerate) running at once; more
+    are refused with RESOURCE_EXHAUSTED."""
+    max_advice_layouts: int = 200_000
+    """Layouts one advice request may cost (sampled, or every layout of an
+    enumeration); a full deal's Enumerate needs 184,756."""
+    advice_workers: int | None = None
+    """Worker threads of one advice run; default: as many as solver workers."""
     tls_cert: bytes | None = None
     """PEM certificate chain; with ``tls_key``, serve TLS only."""
     tls_key: bytes | None = None
@@ -100,9 +121,10 @@ class ServerConfig:
     """Called with each worker's solver before its first job (tests)."""
 
     def __post_init__(self) -> None:
-        for name in ("max_batch_items", "batch_window", "max_message_bytes", "max_concurrent_rpcs"):
+        for name in ("max_batch_items", "batch_window", "max_message_bytes", "max_concurrent_rpcs",
+                     "max_advice_runs", "max_advice_layouts", "advice_workers"):
             value = getattr(self, name)
-            if value is None and name == "batch_window":
+            if value is None and name in ("batch_window", "advice_workers"):
                 continue
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be a whole number of at least 1, got {value!r}")
@@ -123,11 +145,13 @@ def _remaining(context: grpc.ServicerContext) -> float:
 
 
 class AnalysisServicer(pb_grpc.AnalysisServicer):
-    """The RPCs. Each handler converts, hands the search to the pool and waits."""
+    """The RPCs. Each handler converts, hands the search to the pool (or to an
+    advice run) and waits."""
 
-    def __init__(self, pool: SolverPool, config: ServerConfig) -> None:
+    def __init__(self, pool: SolverPool, config: ServerConfig, advice: AdviceRuns) -> None:
         self._pool = pool
         self._config = config
+        self._advice = advice
 
     def _run(self, context: grpc.ServicerContext, work: Callable[[Solver], T]) -> T:
         """Run ``work`` on a pool worker; the call's end (cancel, deadline)
@@ -194,6 +218,73 @@ class AnalysisServicer(pb_grpc.AnalysisServicer):
         except (ScoringError, ValueError) as error:
             context.abort(grpc.StatusCode.INVALID_ARGUMENT, convert.short(str(error)))
         return pb.ScoreResponse(result_json=json.dumps(result, ensure_ascii=False))
+
+    def AnalyzeDeal(self, request: pb.AnalyzeDealRequest,
+                    context: grpc.ServicerContext) -> pb.AnalyzeDealResponse:
+        try:
+            plan = deal_analysis.deal_request(request)
+        except ValueError as error:
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT, convert.short(str(error)))
+        answer = self._run(context, lambda solver: deal_analysis.analyze(solver, plan))
+        return deal_analysis.deal_response(answer)
+
+    # -- advice under hidden cards -----------------------------------------
+
+    def _advise(self, context: grpc.ServicerContext, budget: BudgetChoice, layouts: int,
+                work: Callable[[RunOptions], T]) -> T:
+        """Run ``work`` in an advice slot; abort the call with the right status
+        when a limit is reached, the call ended, or the run failed."""
+        try:
+            advice_calls.check_layouts(budget, layouts, self._config.max_advice_layouts)
+            result = self._advice.run(context, budget, work)
+        except (LayoutLimitExceeded, AdviceBusy) as error:
+            context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, str(error))
+        except CallEnded:
+            _abort_ended(context)
+            context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, "deadline exceeded before the advice run started")
+        except MemoryError:
+            context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, "the advice run's solver tables could not be allocated")
+        except ValueError as error:
+            _abort_ended(context)  # a run stopped before any layout says so with an AdviceError
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT, convert.short(str(error)))
+        _abort_ended(context)
+        return result
+
+    def AdviseWhist(self, request: pb.AdviseWhistRequest,
+                    context: grpc.ServicerContext) -> pb.AdviseWhistResponse:
+        try:
+            whist, budget = advice_calls.whist_from_proto(request)
+            layouts = advice_calls.whist_layouts(whist)
+        except ValueError as error:
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT, convert.short(str(error)))
+        advice = self._advise(context, budget, layouts, lambda options: advise_whist(whist, options))
+        return advice_calls.whist_response(advice)
+
+    def AdviseBid(self, request: pb.AdviseBidRequest, context: grpc.ServicerContext) -> pb.AdviseBidResponse:
+        try:
+            bid, budget = advice_calls.bid_from_proto(request)
+            layouts = advice_calls.bid_layouts(bid)
+        except ValueError as error:
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT, convert.short(str(error)))
+        advice = self._advise(context, budget, layouts, lambda options: advise_bid(bid, options))
+        return advice_calls.bid_response(advice)
+
+    def Enumerate(self, request: pb.EnumerateRequest, context: grpc.ServicerContext) -> pb.EnumerateResponse:
+        try:
+            enumeration, budget = advice_calls.enumeration_from_proto(request)
+            layouts = advice_calls.enumeration_layouts(enumeration)
+        except ValueError as error:
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT, convert.short(str(error)))
+        result = self._advise(context, budget, layouts, lambda options: enumerate_splits(enumeration, options))
+        return advice_calls.enumeration_response(result)
+
+
+def _abort_ended(context: grpc.ServicerContext) -> None:
+    """Abort with DEADLINE_EXCEEDED or CANCELLED if the call has ended."""
+    if _remaining(context) <= 0:
+        context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, "deadline exceeded: the advice run was stopped")
+    if not context.is_active():
+        context.abort(grpc.StatusCode.CANCELLED, "the call was cancelled: the advice run was stopped")
 
 
 # ---- interceptors --------------------------------------------------------------
@@ -355,6 +446,7 @@ class RunningServer:
     health: health.HealthServicer
     port: int
     config: ServerConfig
+    advice: AdviceRuns
 
     @property
     def address(self) -> str:
@@ -365,12 +457,14 @@ class RunningServer:
         them (stopping their searches) and stop the workers."""
         self.health.enter_graceful_shutdown()
         self.server.stop(grace).wait()
+        self.advice.cancel_all()
         self.pool.shutdown(cancel_running=True, timeout=10.0)
 
 
 def start_server(config: ServerConfig) -> RunningServer:
     """Build, bind and start a server; raises OSError if the address is taken."""
     pool = SolverPool(config.workers, config.solver_setup)
+    advice = AdviceRuns(config.max_advice_runs, config.advice_workers or pool.workers)
     interceptors: list[grpc.ServerInterceptor] = [CallLogInterceptor()]
     if config.auth_token is not None:
         interceptors.append(AuthInterceptor(config.auth_token))
@@ -382,7 +476,7 @@ def start_server(config: ServerConfig) -> RunningServer:
                  ("grpc.so_reuseport", 0)],
         maximum_concurrent_rpcs=config.max_concurrent_rpcs,
     )
-    pb_grpc.add_AnalysisServicer_to_server(AnalysisServicer(pool, config), server)
+    pb_grpc.add_AnalysisServicer_to_server(AnalysisServicer(pool, config, advice), server)
     health_servicer = health.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection((SERVICE_NAME, HEALTH_SERVICE, reflection.SERVICE_NAME), server)
@@ -404,7 +498,7 @@ def start_server(config: ServerConfig) -> RunningServer:
     server.start()
     for name in ("", SERVICE_NAME):
         health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    return RunningServer(server, pool, health_servicer, port, config)
+    return RunningServer(server, pool, health_servicer, port, config, advice)
 
 
 def configure_logging(level: str = "info") -> None:
@@ -430,7 +524,8 @@ def serve(config: ServerConfig, grace: float = 10.0) -> int:
     previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGTERM, signal.SIGINT)}
     LOGGER.info("listening on %s", running.address, extra={"fields": {
         "event": "listening", "address": running.address, "port": running.port,
-        "workers": running.pool.workers, "tls": config.tls_cert is not None,
+        "workers": running.pool.workers, "advice_workers": running.advice.workers,
+        "max_advice_runs": running.advice.max_runs, "tls": config.tls_cert is not None,
         "auth": config.auth_token is not None}})
     try:
         while not stopping.wait(0.5):

@@ -3,14 +3,16 @@
     prefdd solve DEAL --contract 6s --declarer 0 [--leader 0] [--cards] [--json]
     prefdd table DEAL [--leader 0] [--json]
     prefdd batch [FILE] [--workers N]     JSON lines in, JSON lines out
-    prefdd score / prefdd pool            scoring (see solver.scoring.cli)
+    prefdd score / prefdd pool            scoring (solver.scoring.cli)
+    prefdd analyze                        whole-deal analysis (solver.analysis.cli)
+    prefdd whist / bid / enumerate        decisions under hidden cards (solver.advice.cli)
+    prefdd serve                          the gRPC service (service.cli)
 
 Errors go to stderr with exit status 2.
 """
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import sys
 from collections import deque
@@ -22,8 +24,14 @@ from . import batch as batch_module
 from .batch import evaluate_line
 from .notation import SEAT_NAMES, SUIT_SYMBOLS, Contract, ContractKind, Deal, parse_seat
 from .position import Position
-from .scoring import cli as scoring_cli
+from .advice import cli as advice_cli
 from .analysis import cli as analysis_cli
+from .scoring import cli as scoring_cli
+
+try:  # `prefdd serve` needs the gRPC extra (pip install "preferans-dd[service]")
+    from service import cli as service_cli
+except ImportError:
+    service_cli = None
 
 EXIT_USAGE = 2
 
@@ -159,11 +167,11 @@ def build_parser() -> argparse.ArgumentParser:
     batch.add_argument("--workers", type=_positive, default=1, help="solver threads (default 1)")
     batch.set_defaults(run=cmd_batch)
 
-    scoring_cli.register(commands)
-    analysis_cli.register(commands)
-    importlib.import_module("solver.advice.cli").register(commands)  # whist, bid, enumerate
-    if importlib.util.find_spec("service") is not None:  # `prefdd serve` (service/cli.py)
-        importlib.import_module("service.cli").register(commands)
+    scoring_cli.register(commands)          # score, pool
+    analysis_cli.register(commands)         # analyze
+    advice_cli.register(commands)           # whist, bid, enumerate
+    if service_cli is not None:
+        service_cli.register(commands)      # serve
     return parser
 
 

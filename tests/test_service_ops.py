@@ -47,7 +47,8 @@ def test_health_and_reflection() -> None:
         services = database.get_services()
         assert SERVICE_NAME in services and "grpc.health.v1.Health" in services
         service = descriptor_pool.DescriptorPool(database).FindServiceByName(SERVICE_NAME)
-        assert {m.name for m in service.methods} == {"Solve", "EvaluateBatch", "Score"}
+        assert {m.name for m in service.methods} == {"Solve", "EvaluateBatch", "Score", "AnalyzeDeal",
+                                                     "AdviseWhist", "AdviseBid", "Enumerate"}
         assert service.methods_by_name["EvaluateBatch"].client_streaming
         server.health.enter_graceful_shutdown()
         assert client.health() == "NOT_SERVING"

@@ -31,11 +31,13 @@ from .progress import Progress, ProgressBar
 from .stats import Estimate
 from .values import DefenceRule, Scenario
 from .whist import WhistAdvice, WhistOption, WhistRequest, advise_whist, whist_request
+from .whist_request import layout_space
 
 __all__ = [
     "AdviceError", "AuctionFilter", "BidAdvice", "BidRequest", "ContractAdvice", "ContractCount",
     "DefenceRule", "DiscardModel", "Enumeration", "EnumerationRequest", "Estimate", "LayoutSpace",
     "Progress", "ProgressBar", "RunOptions", "RunStats", "Scenario", "WhistAdvice", "WhistOption",
     "WhistRequest", "advise_bid", "advise_whist", "bid_json", "bid_request", "enumerate_splits",
-    "enumeration_json", "enumeration_request", "parse_contracts", "whist_json", "whist_request",
+    "enumeration_json", "enumeration_request", "layout_space", "parse_contracts", "whist_json",
+    "whist_request",
 ]
