@@ -108,18 +108,19 @@ static int duckable(uint32_t dec, uint32_t def)
     return 1;
 }
 
-/* Declarer on lead: an exit that keeps every suit duckable. He leads his top
- * card of a suit that some defender holds only above it, so that defender
- * must win, and removing a top card keeps the pairing. */
-static int declarer_top_exit(const board *b, int d)
+/* Has the declarer, in some suit, a card (his top one when `top`, else his
+ * lowest) under every card a defender holds of it? Leading it, that defender
+ * must overtake: a sure exit. */
+static int declarer_exit(const board *b, int d, int top)
 {
     for (int s = 0; s < 4; s++) {
         uint32_t own = b->hand[d] & SUIT_MASK(s);
         if (!own)
             continue;
+        int card = top ? highest_card(own) : lowest_card(own);
         for (int o = 1; o <= 2; o++) {
             uint32_t theirs = b->hand[(d + o) % 3] & SUIT_MASK(s);
-            if (theirs && lowest_card(theirs) > highest_card(own))
+            if (theirs && lowest_card(theirs) > card)
                 return 1;
         }
     }
@@ -127,31 +128,15 @@ static int declarer_top_exit(const board *b, int d)
 }
 
 /* The declarer never wins another trick: every suit is duckable and he is
- * not on lead, or on lead with an exit that keeps them so (after which he
- * never wins, so never leads again). */
+ * not on lead, or on lead with an exit that keeps them so: his top card of a
+ * suit, since removing a top card keeps the pairing (after the exit he never
+ * wins, so never leads again). */
 static int declarer_safe(const board *b, const misere_suits *m, int d)
 {
     for (int s = 0; s < 4; s++)
         if (!duckable(m->dec[s], m->def[s]))
             return 0;
-    return b->first != d || declarer_top_exit(b, d);
-}
-
-/* The declarer on lead has a sure exit: a card that some defender, holding
- * only higher cards of its suit, must overtake. */
-static int declarer_can_exit(const board *b, int d)
-{
-    for (int s = 0; s < 4; s++) {
-        uint32_t own = b->hand[d] & SUIT_MASK(s);
-        if (!own)
-            continue;
-        for (int o = 1; o <= 2; o++) {
-            uint32_t theirs = b->hand[(d + o) % 3] & SUIT_MASK(s);
-            if (theirs && lowest_card(theirs) > lowest_card(own))
-                return 1;
-        }
-    }
-    return 0;
+    return b->first != d || declarer_exit(b, d, 1);
 }
 
 /* The defender on lead can force the declarer to win this trick: he leads
@@ -201,7 +186,7 @@ void misere_bounds(const board *b, const rules *r, int *lower, int *upper)
     }
     /* The trick about to start is settled already: either the declarer must
      * win it, or he can surely lose it. */
-    if (b->first == d ? !declarer_can_exit(b, d) : defender_can_force(b, d))
+    if (b->first == d ? !declarer_exit(b, d, 0) : defender_can_force(b, d))
         *lower = 1;
     else
         *upper = n - 1;

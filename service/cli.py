@@ -17,39 +17,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from solver import cli_args
+
 __all__ = ["register", "run_serve"]
 
 EXIT_USAGE = 2
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
-def _port(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a port number, got {text!r}") from None
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"port must be 0..65535 (0 = any free port), got {value}")
-    return value
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected seconds, got {text!r}") from None
-    if not value >= 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more seconds, got {text}")
-    return value
 
 
 def _read(path: str, what: str) -> bytes:
@@ -106,28 +78,28 @@ def register(subparsers: Any) -> None:
                     "until SIGTERM or SIGINT. Logs one JSON line per call on standard error.")
     serve.add_argument("--host", default="127.0.0.1",
                        help="address to listen on (default 127.0.0.1; 0.0.0.0 or :: for all)")
-    serve.add_argument("--port", type=_port, default=50051, help="port (default 50051; 0 = any free port)")
-    serve.add_argument("--workers", type=_positive, default=None,
+    serve.add_argument("--port", type=cli_args.port, default=50051, help="port (default 50051; 0 = any free port)")
+    serve.add_argument("--workers", type=cli_args.positive_int, default=None,
                        help="solver worker threads (default: one per CPU)")
     serve.add_argument("--tls-cert", metavar="FILE", help="PEM certificate chain: serve TLS (needs --tls-key)")
     serve.add_argument("--tls-key", metavar="FILE", help="PEM private key for --tls-cert")
     serve.add_argument("--auth-token-file", metavar="FILE",
                        help="require 'authorization: Bearer <token>' with the token in FILE "
                             "(health checks exempt)")
-    serve.add_argument("--grace", type=_seconds, default=10.0,
+    serve.add_argument("--grace", type=cli_args.seconds, default=10.0,
                        help="seconds calls in flight get to finish on SIGTERM (default 10)")
-    serve.add_argument("--max-batch-items", type=_positive, default=1_000_000,
+    serve.add_argument("--max-batch-items", type=cli_args.positive_int, default=1_000_000,
                        help="items one EvaluateBatch stream may carry (default 1000000)")
-    serve.add_argument("--max-message-bytes", type=_positive, default=4 << 20,
+    serve.add_argument("--max-message-bytes", type=cli_args.positive_int, default=4 << 20,
                        help="largest message in bytes (default 4 MiB)")
-    serve.add_argument("--max-concurrent-rpcs", type=_positive, default=64,
+    serve.add_argument("--max-concurrent-rpcs", type=cli_args.positive_int, default=64,
                        help="calls served at once; more are refused (default 64)")
-    serve.add_argument("--max-advice-runs", type=_positive, default=2,
+    serve.add_argument("--max-advice-runs", type=cli_args.positive_int, default=2,
                        help="advice calls (AdviseWhist, AdviseBid, Enumerate) running at once; more are "
                             "refused (default 2)")
-    serve.add_argument("--max-advice-layouts", type=_positive, default=200_000,
+    serve.add_argument("--max-advice-layouts", type=cli_args.positive_int, default=200_000,
                        help="layouts one advice request may cost, sampled or enumerated (default 200000)")
-    serve.add_argument("--advice-workers", type=_positive, default=None,
+    serve.add_argument("--advice-workers", type=cli_args.positive_int, default=None,
                        help="worker threads of one advice run (default: as many as --workers)")
     serve.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"],
                        help="log level (default info)")

@@ -19,10 +19,10 @@ from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import IO, Callable, Iterable, Iterator, Sequence
 
-from . import api
+from . import api, cli_args
 from . import batch as batch_module
 from .batch import evaluate_line
-from .notation import SEAT_NAMES, SUIT_SYMBOLS, Contract, ContractKind, Deal, parse_seat
+from .notation import SEAT_NAMES, SUIT_SYMBOLS, Contract, ContractKind, Deal
 from .position import Position
 from .advice import cli as advice_cli
 from .analysis import cli as analysis_cli
@@ -38,13 +38,6 @@ EXIT_USAGE = 2
 
 class CommandError(ValueError):
     """A user error reported on stderr with exit status 2."""
-
-
-def _seat(text: str) -> int:
-    try:
-        return parse_seat(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _print_json(value: object, out: IO[str]) -> None:
@@ -131,13 +124,6 @@ def cmd_batch(args: argparse.Namespace, out: IO[str]) -> int:
     return 0
 
 
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="prefdd", description="Exact double-dummy solver and analysis for Preferans.")
@@ -147,8 +133,8 @@ def build_parser() -> argparse.ArgumentParser:
                                 description="Solve one contract double dummy.")
     solve.add_argument("deal", help="three dotted hands in seat order (talon optional)")
     solve.add_argument("--contract", required=True, help="6s .. 10nt, or misere")
-    solve.add_argument("--declarer", required=True, type=_seat, help="seat 0-2")
-    solve.add_argument("--leader", default=0, type=_seat, help="seat that leads (default 0)")
+    solve.add_argument("--declarer", required=True, type=cli_args.seat, help="seat 0-2")
+    solve.add_argument("--leader", default=0, type=cli_args.seat, help="seat that leads (default 0)")
     solve.add_argument("--cards", action="store_true", help="also every legal card's value")
     solve.add_argument("--json", action="store_true", help="JSON output")
     solve.set_defaults(run=cmd_solve)
@@ -156,7 +142,7 @@ def build_parser() -> argparse.ArgumentParser:
     table = commands.add_parser("table", help="every seat in every strain and misère",
                                 description="The fixed-hands table of a deal.")
     table.add_argument("deal")
-    table.add_argument("--leader", default=0, type=_seat, help="seat that leads (default 0)")
+    table.add_argument("--leader", default=0, type=cli_args.seat, help="seat that leads (default 0)")
     table.add_argument("--json", action="store_true", help="JSON output")
     table.set_defaults(run=cmd_table)
 
@@ -164,7 +150,7 @@ def build_parser() -> argparse.ArgumentParser:
                                 description=batch_module.__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     batch.add_argument("file", nargs="?", help="input file (default: standard input)")
-    batch.add_argument("--workers", type=_positive, default=1, help="solver threads (default 1)")
+    batch.add_argument("--workers", type=cli_args.positive_int, default=1, help="solver threads (default 1)")
     batch.set_defaults(run=cmd_batch)
 
     scoring_cli.register(commands)          # score, pool

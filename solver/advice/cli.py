@@ -21,7 +21,8 @@ import threading
 from contextlib import contextmanager
 from typing import IO, Any, Iterator
 
-from ..notation import SEAT_NAMES, parse_seat
+from .. import cli_args
+from ..notation import SEAT_NAMES
 from .bid import BidAdvice, advise_bid, bid_request
 from .enumeration import Enumeration, enumerate_splits, enumeration_request
 from .errors import AdviceError
@@ -33,33 +34,6 @@ from .stats import Estimate
 from .whist import WhistAdvice, WhistOption, advise_whist, whist_request
 
 __all__ = ["register"]
-
-
-def _seat(text: str) -> int:
-    try:
-        return parse_seat(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be positive, got {text}")
-    return value
 
 
 def _tricks(text: str) -> tuple[int, int, int]:
@@ -89,7 +63,7 @@ def _add_common(parser: argparse.ArgumentParser, layouts: int | None) -> None:
     parser.add_argument("--option", action="append", metavar="KEY=VALUE",
                         help="a convention option override (repeatable), e.g. stalingrad=true")
     if layouts is not None:
-        parser.add_argument("--layouts", type=_positive_int, default=layouts,
+        parser.add_argument("--layouts", type=cli_args.positive_int, default=layouts,
                             help=f"layouts to sample (default {layouts}); with auto mode, enumerate when there "
                                  "are no more than this")
         mode = parser.add_mutually_exclusive_group()
@@ -97,9 +71,10 @@ def _add_common(parser: argparse.ArgumentParser, layouts: int | None) -> None:
                           help="enumerate every layout")
         mode.add_argument("--sample", dest="mode", action="store_const", const="sample",
                           help="always sample, never enumerate")
-    parser.add_argument("--seconds", type=_seconds, help="stop after this many seconds with the estimate so far")
+    parser.add_argument("--seconds", type=cli_args.positive_seconds,
+                        help="stop after this many seconds with the estimate so far")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    parser.add_argument("--workers", type=_positive_int, help="solver threads (default: every core)")
+    parser.add_argument("--workers", type=cli_args.positive_int, help="solver threads (default: every core)")
     parser.add_argument("--json", action="store_true", help="one JSON object")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on standard error")
 
@@ -298,8 +273,8 @@ def register(subparsers: Any) -> None:
     whist.add_argument("hand", help="the defender's hand, e.g. JT98.JT.98.A9")
     whist.add_argument("--talon", required=True, help="the open talon, e.g. ..J.K")
     whist.add_argument("--contract", required=True, help="the declarer's contract, 6s .. 10nt")
-    whist.add_argument("--declarer", required=True, type=_seat, help="the declarer's seat 0-2")
-    whist.add_argument("--seat", required=True, type=_seat, help="your seat 0-2")
+    whist.add_argument("--declarer", required=True, type=cli_args.seat, help="the declarer's seat 0-2")
+    whist.add_argument("--seat", required=True, type=cli_args.seat, help="your seat 0-2")
     whist.add_argument("--other", choices=["pass", "whist", "half_whist"],
                        help="what the other defender said (required when he spoke first)")
     whist.add_argument("--played", help="cards played so far, in order from the first lead")
@@ -326,7 +301,7 @@ def register(subparsers: Any) -> None:
                     "single-deal value over the hidden layouts (10 cards: talon and hands; 12 cards: "
                     "the other hands, every discard tried).")
     bid.add_argument("hand", help="10 cards (before the talon) or 12 (after it)")
-    bid.add_argument("--seat", required=True, type=_seat, help="your seat 0-2 (seat 0 leads)")
+    bid.add_argument("--seat", required=True, type=cli_args.seat, help="your seat 0-2 (seat 0 leads)")
     bid.add_argument("--talon", help="the talon, making the 12-card question")
     bid.add_argument("--contracts", default="all", help="all (default) or a list: 6s,7s,misere")
     bid.add_argument("--defence", choices=["whist", "pass", "both"], default="whist",
@@ -343,7 +318,7 @@ def register(subparsers: Any) -> None:
                     "(C(20,10) = 184,756 for a full deal): the exact trick distribution, chance and "
                     "expected value of each contract.")
     enumerate_.add_argument("hand", help="the declarer's 10 cards in play, or his 12 with --discard")
-    enumerate_.add_argument("--declarer", required=True, type=_seat, help="the declarer's seat 0-2")
+    enumerate_.add_argument("--declarer", required=True, type=cli_args.seat, help="the declarer's seat 0-2")
     enumerate_.add_argument("--contract", required=True, help="one contract or several: 6s,7s")
     enumerate_.add_argument("--discard", help="the 2 cards out of play (the defenders hold the rest)")
     enumerate_.add_argument("--defenders", help="endgames: the defenders' cards together")

@@ -21,7 +21,8 @@ import threading
 from typing import IO, Any, Callable, TypeVar
 
 from ..engine import Solver
-from ..notation import SEAT_NAMES, SUIT_SYMBOLS, Contract, ContractKind, Deal, Hand, parse_seat
+from .. import cli_args
+from ..notation import SEAT_NAMES, SUIT_SYMBOLS, Contract, ContractKind, Deal, Hand
 from .allpass import allpass_line, allpass_values
 from .discard import AnalysisError, BestDiscard, best_discard
 from .jsonio import allpass_line_json, allpass_values_json, best_discard_json, play_json, table_json
@@ -214,20 +215,13 @@ def run_analyze(args: argparse.Namespace, out: IO[str]) -> int:
     return 0
 
 
-def _seat(text: str) -> int:
-    try:
-        return parse_seat(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
-
-
 def register(subparsers: Any) -> None:
     """Add ``analyze`` to the ``prefdd`` command line."""
     parser = subparsers.add_parser(
         "analyze", help="a finished deal: best discards, the table, all-pass, mistakes",
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("deal", help="three dotted hands in seat order and the talon")
-    parser.add_argument("--declarer", type=_seat, help="seat 0-2")
+    parser.add_argument("--declarer", type=cli_args.seat, help="seat 0-2")
     parser.add_argument("--contract", help="6s .. 10nt, misere or allpass")
     parser.add_argument("--discard", help="the declarer's two discarded cards (default: his best)")
     parser.add_argument("--played", default="", help="cards played, in order: 'As 7s 8s Kd ...'")
