@@ -14,38 +14,15 @@ to tens of seconds (see README.md).
 from __future__ import annotations
 
 import random
-import time
 
 from deals import random_deal
+from harness import run_rounds
 from solver import Contract, ContractKind, Deal, Position, Solver
 from solver.analysis import best_discard, discard_table
 
 TABLE_DEALS = 40
 DISCARD_DEALS = 60
 ALLPASS_DEALS = 300
-
-
-def run_rounds(benchmark, solver: Solver, jobs: list, work) -> None:
-    pending = iter(jobs)
-    times: list[float] = []
-
-    def one() -> None:
-        job = next(pending)
-        start = time.perf_counter()
-        work(solver, job)
-        times.append(time.perf_counter() - start)
-
-    solver.reset_stats()
-    benchmark.pedantic(one, rounds=len(jobs), iterations=1, warmup_rounds=0)
-    stats = solver.stats()
-    times.sort()
-    benchmark.extra_info.update({
-        "solves": len(times),
-        "mean_ms": round(sum(times) / len(times) * 1e3, 4),
-        "p99_ms": round(times[max(0, int(0.99 * len(times)) - 1)] * 1e3, 3),
-        "nodes_per_solve": round(stats.nodes / len(times)),
-        "tt_hit_rate": round(stats.tt_hits / max(1, stats.tt_probes), 3),
-    })
 
 
 def deals(count: int, seed: str) -> list[Deal]:

@@ -1,51 +1,25 @@
 """Solver speed: per-solve time on fixed, seeded sets of full deals.
 
 Each benchmark round solves the next position of its set with one reused
-Solver, so pytest-benchmark's statistics are per solve (mean, max); the p99,
-nodes per solve and table hit rate go to ``extra_info`` and are printed at the
-end of the run. The baseline (plain alpha-beta, every enhancement off) is far too
+Solver (harness.py), so the statistics are per solve. The baseline (plain alpha-beta, every enhancement off) is far too
 slow for full deals, so the ratio against it is taken on 8-card endgames.
 
     make bench
 """
 from __future__ import annotations
 
-import itertools
 import random
-import time
 
 import pytest
 
 from deals import random_positions, realistic_positions
+from harness import run_rounds
 from solver import Card, Deal, Hand, Position, Solver
 from solver.engine import OPT_ALL, OPT_NONE
 from solver._core import lib
 
 DEALS = 1000
 KINDS = ["trump", "nt", "misere"]
-
-
-def run_set(benchmark, solver: Solver, positions: list[Position], question) -> None:
-    cycle = itertools.cycle(positions)
-    times: list[float] = []
-
-    def one() -> None:
-        position = next(cycle)
-        start = time.perf_counter()
-        question(solver, position)
-        times.append(time.perf_counter() - start)
-
-    solver.reset_stats()
-    benchmark.pedantic(one, rounds=len(positions), iterations=1, warmup_rounds=0)
-    stats = solver.stats()
-    times.sort()
-    benchmark.extra_info.update({
-        "solves": len(times),
-        "mean_ms": round(sum(times) / len(times) * 1e3, 4),
-        "p99_ms": round(times[int(0.99 * len(times)) - 1] * 1e3, 3),
-        "nodes_per_solve": round(stats.nodes / len(times)),
-        "tt_hit_rate": round(stats.tt_hits / max(1, stats.tt_probes), 3),
-    })
 
 
 def solve(solver: Solver, position: Position) -> int:
@@ -58,21 +32,21 @@ def misere_caught(solver: Solver, position: Position) -> bool:
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_random_deals(benchmark, kind: str) -> None:
-    run_set(benchmark, Solver(), random_positions(DEALS, kind), solve)
+    run_rounds(benchmark, Solver(), random_positions(DEALS, kind), solve)
 
 
 def test_random_misere_caught_probe(benchmark) -> None:
-    run_set(benchmark, Solver(), random_positions(DEALS, "misere"), misere_caught)
+    run_rounds(benchmark, Solver(), random_positions(DEALS, "misere"), misere_caught)
 
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_realistic_deals(benchmark, kind: str) -> None:
     positions = realistic_positions(200, kind)
-    run_set(benchmark, Solver(), positions, solve)
+    run_rounds(benchmark, Solver(), positions, solve)
 
 
 def test_first_lead_card_values(benchmark) -> None:
-    run_set(benchmark, Solver(), random_positions(300, "trump"), lambda s, p: s.card_values(p))
+    run_rounds(benchmark, Solver(), random_positions(300, "trump"), lambda s, p: s.card_values(p))
 
 
 def test_fixed_hands_table(benchmark) -> None:
@@ -82,7 +56,7 @@ def test_fixed_hands_table(benchmark) -> None:
     rng = random.Random(99)
     deals = [Deal(random_deal(rng).hands) for _ in range(100)]
     positions = [Position.start(d, "6s", 0) for d in deals]   # carries the deal
-    run_set(benchmark, Solver(), positions,
+    run_rounds(benchmark, Solver(), positions,
             lambda s, p: deal_table(Deal(p.hands), solver=s))
 
 
@@ -93,7 +67,7 @@ def test_full_deals_against_table_only(benchmark, kind: str, options: int) -> No
     (plain alpha-beta needs tens of seconds per full deal)."""
     solver = Solver()
     solver.set_options(options)
-    run_set(benchmark, solver, random_positions(100, kind, seed=5), solve)
+    run_rounds(benchmark, solver, random_positions(100, kind, seed=5), solve)
 
 
 def endgames(count: int, size: int, seed: int = 77) -> list[Position]:
@@ -112,4 +86,4 @@ def endgames(count: int, size: int, seed: int = 77) -> list[Position]:
 def test_endgames_against_baseline(benchmark, options: int) -> None:
     solver = Solver(table_mib=16)
     solver.set_options(options)
-    run_set(benchmark, solver, endgames(30, 8), solve)
+    run_rounds(benchmark, solver, endgames(30, 8), solve)
