@@ -76,6 +76,10 @@ static int lead_score(const order_context *x, int card)
             score += 20;                       /* draw trumps */
         if (seat != declarer && suit != r->trump && !(b->hand[declarer] & SUIT_MASK(suit)))
             score -= 10;                       /* the declarer may ruff or discard */
+        if (seat != declarer && top_other >= 0 && !(b->hand[declarer] & (1u << top_other)))
+            score += 30;                       /* partner holds the top card */
+        if (top_other >= 0 && (b->hand[next_seat(seat)] & (1u << top_other)) && card < top_other)
+            score -= 15;                       /* the next seat wins it cheaply */
         return score + (card > top_other ? rank : -rank);
     }
     return misere_lead_score(x, card);
