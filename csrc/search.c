@@ -1,10 +1,12 @@
 /*
  * search.c - null-window alpha-beta over cards, with the table consulted and
- * written at trick boundaries, and an MTD(f)-style driver for exact values.
+ * written at trick boundaries, and a driver for exact values that bisects the
+ * target while each fail-soft answer moves a bound (MTD(f) in spirit).
  *
  * A probe answers one yes/no question: does the declarer's total reach
  * `target`? Seats with rules.max_seat set want "yes", the others "no". The
- * search is exact: every cut-off is a proven one.
+ * search is exact: every cut-off is a proven one, and nothing is pruned
+ * forward.
  */
 #include <string.h>
 #include "search.h"
