@@ -158,6 +158,19 @@ def _not_rank_or_suit(text: str, pos: int) -> NotationError:
     )
 
 
+def _finish_rank_first_card(token: str, pos: int, rank: int, after: int) -> tuple[Card, int]:
+    """Finish a card written rank first ('As', '10c') whose rank was read at
+    ``token[pos:after]``; return (card, next position)."""
+    suit_read = _read_suit(token, after)
+    if suit_read is None:
+        raise NotationError(
+            f"card {token[pos:after + 1]!r} in {token!r}: rank "
+            f"{token[pos:after]!r} is not followed by a suit ({_SUIT_HELP})"
+        )
+    suit, pos = suit_read
+    return Card(suit, rank), pos
+
+
 def _scan_cards(token: str) -> list[Card]:
     """Read a token made of whole cards only, written together: 'AsKs', 'sAsK', '10c'.
 
@@ -169,15 +182,10 @@ def _scan_cards(token: str) -> list[Card]:
         rank_read = _read_rank(token, pos)
         suit_read = _read_suit(token, pos)
         if rank_read is not None:
-            rank, after = rank_read
-            suit_read = _read_suit(token, after)
-            if suit_read is None:
-                raise NotationError(
-                    f"card {token[pos:after + 1]!r} in {token!r}: rank "
-                    f"{token[pos:after]!r} is not followed by a suit ({_SUIT_HELP})"
-                )
-            suit, pos = suit_read
-        elif suit_read is not None:
+            card, pos = _finish_rank_first_card(token, pos, *rank_read)
+            cards.append(card)
+            continue
+        if suit_read is not None:
             suit, after = suit_read
             rank_read = _read_rank(token, after)
             if rank_read is None:
@@ -327,15 +335,11 @@ class Hand:
                 suit_read = _read_suit(token, pos)
                 if rank_read is not None:
                     # A single card written rank first: 'As', '10c'.
-                    rank, after = rank_read
-                    suit_read = _read_suit(token, after)
-                    if suit_read is None:
-                        raise NotationError(
-                            f"hand {text!r}: card {token[pos:after + 1]!r} has rank "
-                            f"{token[pos:after]!r} not followed by a suit ({_SUIT_HELP})"
-                        )
-                    suit, pos = suit_read
-                    mask = cls._add(mask, Card(suit, rank), text)
+                    try:
+                        card, pos = _finish_rank_first_card(token, pos, *rank_read)
+                    except NotationError as error:
+                        raise NotationError(f"hand {text!r}: {error}") from None
+                    mask = cls._add(mask, card, text)
                 elif suit_read is not None:
                     # A suit then its ranks: '♠AKQ', 'sA', or a void '♣—'.
                     suit, pos = suit_read
