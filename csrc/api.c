@@ -277,6 +277,27 @@ int pdd_card_values(pdd_solver *S, const pdd_position *p, int values[32], uint32
     return card_values(S, &b, values, legal);
 }
 
+/* The lowest-index card of the mover that keeps the position's value. No
+ * card is better than the value, so the first card (by index) that reaches it
+ * is the answer: one probe per card tried, and the search stops there. */
+static int first_best_card(pdd_solver *S, const board *b, int value)
+{
+    int want_more = S->rules.max_seat[seat_to_move(b)];
+    for (uint32_t m = legal_moves(b, &S->rules); m; m &= m - 1) {
+        int card = lowest_card(m);
+        if (!(m & (m - 1)))
+            return card;    /* every other card fell short, and some card keeps it */
+        board child = *b;
+        play_card(&child, &S->rules, card);
+        /* Seeking more: does it still reach value? Seeking less: does it
+         * stay under value + 1? */
+        int keeps = want_more ? search_probe(S, &child, value) : !search_probe(S, &child, value + 1);
+        if (S->stopped || keeps)
+            return S->stopped ? NO_CARD : card;
+    }
+    return NO_CARD;
+}
+
 int pdd_best_line(pdd_solver *S, const pdd_position *p, int cards[30], int *count)
 {
     board b;
@@ -285,24 +306,18 @@ int pdd_best_line(pdd_solver *S, const pdd_position *p, int cards[30], int *coun
     int err = begin(S, p, &b);
     if (err != PDD_OK)
         return err;
+    /* Along a best line the value never changes. */
+    int value = search_value(S, &b);
     int n = 0;
-    while (b.tricks_left > 0) {
-        int values[32];
-        uint32_t legal;
-        err = card_values(S, &b, values, &legal);
-        if (err != PDD_OK)
-            return err;
-        /* The lowest-index card among those that are best for the mover. */
-        int want_more = S->rules.max_seat[seat_to_move(&b)];
-        int best = NO_CARD;
-        for (uint32_t m = legal; m; m &= m - 1) {
-            int c = lowest_card(m);
-            if (best == NO_CARD || (want_more ? values[c] > values[best] : values[c] < values[best]))
-                best = c;
-        }
-        cards[n++] = best;
-        play_card(&b, &S->rules, best);
+    while (!S->stopped && b.tricks_left > 0) {
+        int card = first_best_card(S, &b, value);
+        if (card == NO_CARD)
+            break;
+        cards[n++] = card;
+        play_card(&b, &S->rules, card);
     }
+    if (S->stopped)
+        return PDD_ERR_STOPPED;
     *count = n;
     return PDD_OK;
 }
