@@ -252,32 +252,29 @@ class AnalysisServicer(pb_grpc.AnalysisServicer):
 
     def AdviseWhist(self, request: pb.AdviseWhistRequest,
                     context: grpc.ServicerContext) -> pb.AdviseWhistResponse:
-        try:
-            whist, budget = advice_calls.whist_from_proto(request)
-            layouts = advice_calls.whist_layouts(whist)
-        except ValueError as error:
-            context.abort(grpc.StatusCode.INVALID_ARGUMENT, convert.short(str(error)))
-        advice = self._advise(context, budget, layouts, lambda options: advise_whist(whist, options))
-        return advice_calls.whist_response(advice)
+        return self._advice_call(context, lambda: advice_calls.whist_from_proto(request),
+                                 advice_calls.whist_layouts, advise_whist, advice_calls.whist_response)
 
     def AdviseBid(self, request: pb.AdviseBidRequest, context: grpc.ServicerContext) -> pb.AdviseBidResponse:
-        try:
-            bid, budget = advice_calls.bid_from_proto(request)
-            layouts = advice_calls.bid_layouts(bid)
-        except ValueError as error:
-            context.abort(grpc.StatusCode.INVALID_ARGUMENT, convert.short(str(error)))
-        advice = self._advise(context, budget, layouts, lambda options: advise_bid(bid, options))
-        return advice_calls.bid_response(advice)
+        return self._advice_call(context, lambda: advice_calls.bid_from_proto(request),
+                                 advice_calls.bid_layouts, advise_bid, advice_calls.bid_response)
 
     def Enumerate(self, request: pb.EnumerateRequest, context: grpc.ServicerContext) -> pb.EnumerateResponse:
+        return self._advice_call(context, lambda: advice_calls.enumeration_from_proto(request),
+                                 advice_calls.enumeration_layouts, enumerate_splits,
+                                 advice_calls.enumeration_response)
+
+    def _advice_call(self, context: grpc.ServicerContext, read, count_layouts, run, respond):
+        """The shape of every advice RPC: read the request (INVALID_ARGUMENT
+        with the advisor's message), size it, run it under the call's limits
+        and deadline, answer."""
         try:
-            enumeration, budget = advice_calls.enumeration_from_proto(request)
-            layouts = advice_calls.enumeration_layouts(enumeration)
+            advice_request, budget = read()
+            layouts = count_layouts(advice_request)
         except ValueError as error:
             context.abort(grpc.StatusCode.INVALID_ARGUMENT, convert.short(str(error)))
-        result = self._advise(context, budget, layouts, lambda options: enumerate_splits(enumeration, options))
-        return advice_calls.enumeration_response(result)
-
+        result = self._advise(context, budget, layouts, lambda options: run(advice_request, options))
+        return respond(result)
 
 def _abort_ended(context: grpc.ServicerContext) -> None:
     """Abort with DEADLINE_EXCEEDED or CANCELLED if the call has ended."""

@@ -41,7 +41,7 @@ from .parallel import LayoutRun, RunOptions, RunStats, run_layouts
 from .play import OutcomeKey, discard_classes, line_tricks, made
 from .stats import Estimate, Number, estimate, merge_units, sureness
 from .values import DefenceRule, Valuer, rule_scenario
-from .inputs import FULL_DECK, parse_convention, parse_hand
+from .inputs import FULL_DECK, check_prior, parse_convention, parse_hand
 
 __all__ = ["BidRequest", "ContractAdvice", "BidAdvice", "advise_bid", "bid_request", "contract_kind",
            "parse_contracts"]
@@ -114,11 +114,7 @@ class BidRequest:
         if len(self.hand) not in (size, size + 2):
             raise AdviceError(f"the hand has {len(self.hand)} cards: give {size} (before the talon) "
                               f"or {size + 2} (after it)")
-        prior = self.prior_tricks
-        if (not isinstance(prior, tuple) or len(prior) != 3
-                or any(isinstance(t, bool) or not isinstance(t, int) or t < 0 for t in prior)
-                or sum(prior) != 10 - size):
-            raise AdviceError(f"prior_tricks must be three whole numbers adding up to {10 - size}, got {prior!r}")
+        check_prior(self.prior_tricks, size)
 
     @property
     def hidden(self) -> Hand:

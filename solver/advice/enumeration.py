@@ -35,7 +35,7 @@ from .parallel import RunOptions, RunStats, run_layouts
 from .play import line_tricks, made
 from .stats import Estimate, Number, estimate, merge_units
 from .values import DefenceRule, Valuer, rule_scenario
-from .inputs import FULL_DECK, parse_convention, parse_hand
+from .inputs import FULL_DECK, check_prior, parse_convention, parse_hand
 
 ENUMERATION_TABLE_MIB = 64
 """Each worker's table for an enumeration: a bigger table keeps more of the
@@ -79,11 +79,7 @@ class EnumerationRequest:
             raise AdviceError(f"the declarer's hand has {size} cards in play, must have 1 to 10")
         if len(self.defenders) != 2 * size:
             raise AdviceError(f"{len(self.defenders)} defenders' cards cannot make two hands of {size}")
-        prior = self.prior_tricks
-        if (not isinstance(prior, tuple) or len(prior) != 3
-                or any(isinstance(t, bool) or not isinstance(t, int) or t < 0 for t in prior)
-                or sum(prior) != 10 - size):
-            raise AdviceError(f"prior_tricks must be three whole numbers adding up to {10 - size}, got {prior!r}")
+        check_prior(self.prior_tricks, size)
 
     @property
     def kinds(self) -> tuple[Contract, ...]:
