@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include "prefdd.h"
 #include "search.h"
+#include "order.h"
 
 #define DEFAULT_TABLE_BYTES (16u << 20)
 #define MIN_TABLE_BYTES (64u << 10)
@@ -23,6 +24,7 @@ pdd_solver *pdd_new(size_t table_bytes)
         return NULL;
     }
     S->options = PDD_OPT_ALL;
+    order_default_weights(S->lead_weights);
     atomic_init(&S->stop_requested, 0);
     return S;
 }
@@ -43,6 +45,28 @@ int pdd_set_options(pdd_solver *S, int flags)
     S->options = flags & PDD_OPT_ALL;
     tt_clear(&S->table);
     return previous;
+}
+
+int pdd_set_order_weights(pdd_solver *S, const int *weights, int count)
+{
+    if (!S || !weights)
+        return PDD_ERR_NULL;
+    if (count != PDD_ORDER_WEIGHTS || order_check_weights(weights) != PDD_OK)
+        return PDD_ERR_WEIGHTS;
+    for (int k = 0; k < PDD_ORDER_WEIGHTS; k++)
+        S->lead_weights[k] = weights[k];
+    return PDD_OK;
+}
+
+int pdd_get_order_weights(const pdd_solver *S, int *weights, int count)
+{
+    if (!S || !weights)
+        return PDD_ERR_NULL;
+    if (count != PDD_ORDER_WEIGHTS)
+        return PDD_ERR_WEIGHTS;
+    for (int k = 0; k < PDD_ORDER_WEIGHTS; k++)
+        weights[k] = S->lead_weights[k];
+    return PDD_OK;
 }
 
 void pdd_clear(pdd_solver *S)
@@ -340,6 +364,7 @@ const char *pdd_error_text(int code)
     case PDD_ERR_NO_MEMORY: return "out of memory";
     case PDD_ERR_TRICKS_TAKEN: return "tricks already taken out of range";
     case PDD_ERR_NO_CARDS: return "no cards left to play";
+    case PDD_ERR_WEIGHTS: return "move-ordering weights: give 24 integers, shifts 0..16, others within +-10000";
     default: return "unknown error";
     }
 }

@@ -129,6 +129,10 @@ uint32_t equivalence_representatives(const board *b, uint32_t moves, int seat)
         unsigned own = suit_bits(moves, s);
         if (!own)
             continue;
+        if ((own & (own - 1)) == 0) {   /* a single card is its own run */
+            reps |= (uint32_t)own << (8 * s);
+            continue;
+        }
         unsigned l = suit_bits(live, s);
         unsigned rel = rank_compress[l][own];
         reps |= (uint32_t)rank_expand[l][rel & ~(rel >> 1)] << (8 * s);

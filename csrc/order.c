@@ -18,6 +18,7 @@ static int good_winner(const rules *r, int seat, int winner)
 typedef struct order_context {
     const board *b;
     const rules *r;
+    const int *weights;    /* lead weights, indexed by W_* */
     int seat;
     uint32_t others;       /* live cards held by the other two seats */
 } order_context;
@@ -29,36 +30,117 @@ static int best_other(const order_context *x, int suit)
     return other ? highest_card(other) : -1;
 }
 
-/* Misere lead. The declarer looks for an exit that some defender must
- * overtake (that defender holds only higher cards of the suit); among those the
- * highest, which keeps his low cards for later exits. A defender looks for a
- * lead that forces the declarer to win: all the declarer's cards of the suit
- * are above it and the partner can stay under the declarer's lowest. */
-static int misere_lead_score(const order_context *x, int card)
+/* Lead weights: the features below, scored per card and added up (with the
+ * seat's history of cut-offs). The weights are data: their signs and sizes
+ * come from tuning on a fixed corpus by the search's node counts
+ * (benchmarks/tune_ordering.py), not from intuition. A negative weight tries
+ * such leads late: tuning put misere's "sure exit" and "forcing" leads and
+ * leads into the declarer's void last, for instance. Each solver holds its own
+ * copy (pdd_set_order_weights). */
+enum {
+    W_WINNER,            /* trick contract: the card beats every other card of its suit */
+    W_DRAW_TRUMPS,       /* the declarer leads a trump */
+    W_INTO_VOID,         /* a defender leads a side suit the declarer lacks */
+    W_PARTNER_TOP,       /* a defender leads towards his partner's top card */
+    W_NEXT_TOP,          /* the next seat holds the top card above ours */
+    W_RANK,              /* per rank: high winners, low losers */
+    W_HISTORY_SHIFT,     /* history counts are divided by 2^this */
+    W_LENGTH,            /* per card the leader holds in the suit */
+    W_DEFENCE_TRUMP,     /* a defender leads a trump */
+    W_PARTNER_RUFF,      /* a defender leads a suit his partner can ruff */
+    W_MIS_EXIT,          /* misere: the declarer's sure exit */
+    W_MIS_UNDER,         /* misere: the declarer's card is under some other card */
+    W_MIS_UNDER_EACH,    /* ... per such card */
+    W_MIS_DEC_RANK,      /* misere: per rank of the declarer's lead (subtracted) */
+    W_MIS_DEC_VOID,      /* misere: a defender leads a suit the declarer lacks */
+    W_MIS_FORCE,         /* misere: a defender's lead the declarer must win */
+    W_MIS_NONE_LOWER,    /* misere: the declarer holds no card of the suit below it */
+    W_MIS_DEC_LENGTH,    /* misere: per card of the declarer in the suit */
+    W_MIS_DEF_RANK,      /* misere: per rank of the defender's lead (subtracted) */
+    W_MIS_HISTORY_SHIFT, /* misere: history counts are divided by 2^this */
+    W_LOWEST,            /* trick contract: the leader's lowest card of the suit */
+    W_MIS_LENGTH,        /* misere: per card the leader holds in the suit */
+    W_MIS_PARTNER_VOID,  /* misere: a defender leads a suit his partner lacks */
+    W_MIS_LOWEST,        /* misere: the leader's lowest card of the suit */
+    LEAD_WEIGHTS
+};
+_Static_assert((int)LEAD_WEIGHTS == (int)PDD_ORDER_WEIGHTS, "the API's weight count");
+
+static const int default_weights[LEAD_WEIGHTS] = {
+    [W_WINNER] = 40, [W_DRAW_TRUMPS] = -20, [W_INTO_VOID] = -19, [W_PARTNER_TOP] = 30,
+    [W_NEXT_TOP] = -15, [W_RANK] = -1, [W_HISTORY_SHIFT] = 2, [W_LENGTH] = 5,
+    [W_DEFENCE_TRUMP] = -15, [W_PARTNER_RUFF] = 15, [W_LOWEST] = 0,
+    [W_MIS_EXIT] = -100, [W_MIS_UNDER] = 1, [W_MIS_UNDER_EACH] = -2, [W_MIS_DEC_RANK] = 0,
+    [W_MIS_DEC_VOID] = -1154, [W_MIS_FORCE] = -133, [W_MIS_NONE_LOWER] = -27,
+    [W_MIS_DEC_LENGTH] = 2, [W_MIS_DEF_RANK] = 2, [W_MIS_HISTORY_SHIFT] = 1,
+    [W_MIS_LENGTH] = 0, [W_MIS_PARTNER_VOID] = 0, [W_MIS_LOWEST] = 5,
+};
+#define WEIGHT(k) (x->weights[k])
+
+void order_default_weights(int weights[PDD_ORDER_WEIGHTS])
+{
+    for (int k = 0; k < LEAD_WEIGHTS; k++)
+        weights[k] = default_weights[k];
+}
+
+int order_check_weights(const int *weights)
+{
+    for (int k = 0; k < LEAD_WEIGHTS; k++) {
+        int shift = k == W_HISTORY_SHIFT || k == W_MIS_HISTORY_SHIFT;
+        if (shift ? weights[k] < 0 || weights[k] > 16
+                  : weights[k] < -PDD_WEIGHT_LIMIT || weights[k] > PDD_WEIGHT_LIMIT)
+            return PDD_ERR_WEIGHTS;
+    }
+    return PDD_OK;
+}
+
+/* Misere lead features. The declarer's: a sure exit (some defender holds
+ * only higher cards of the suit, so must overtake), else how many other cards
+ * of the suit lie above his. A defender's: a lead into the declarer's void, a
+ * lead the declarer must win (all his cards of the suit above it, the partner
+ * able to stay under his lowest), whether the declarer holds a lower card of
+ * the suit, and his length in it. */
+static int misere_lead_features(const order_context *x, int card, uint32_t dec)
 {
     const board *b = x->b;
     int seat = x->seat, declarer = x->r->declarer;
     int suit = CARD_SUIT(card), rank = CARD_RANK(card);
     uint32_t sm = SUIT_MASK(suit);
-    uint32_t dec = b->hand[declarer] & sm;
     if (seat == declarer) {
         for (int o = 1; o <= 2; o++) {
-            uint32_t theirs = b->hand[(seat + o) % 3] & sm;
+            uint32_t theirs = b->hand[o == 1 ? next_seat(seat) : next_seat(next_seat(seat))] & sm;
             if (theirs && lowest_card(theirs) > card)
-                return 100 + rank;             /* a sure exit */
+                return WEIGHT(W_MIS_EXIT) + rank;
         }
         uint32_t higher_other = x->others & sm & ~((2u << card) - 1);
-        return (higher_other ? 50 + popcount(higher_other) : 0) - rank;
+        return (higher_other ? WEIGHT(W_MIS_UNDER) + WEIGHT(W_MIS_UNDER_EACH) * popcount(higher_other) : 0)
+             - WEIGHT(W_MIS_DEC_RANK) * rank;
     }
     if (!dec)
-        return -20 - rank;
+        return WEIGHT(W_MIS_DEC_VOID) - WEIGHT(W_MIS_DEF_RANK) * rank;
     int partner = 3 - seat - declarer;
     int dec_low = lowest_card(dec);
     uint32_t part = b->hand[partner] & sm;
     if (card < dec_low && (!part || lowest_card(part) < dec_low))
-        return 100 + rank;                     /* the declarer must win it */
+        return WEIGHT(W_MIS_FORCE) + rank;
     uint32_t dec_lower = dec & ((1u << card) - 1);
-    return (dec_lower ? 0 : 40) + popcount(dec) - rank;
+    return (dec_lower ? 0 : WEIGHT(W_MIS_NONE_LOWER)) + WEIGHT(W_MIS_DEC_LENGTH) * popcount(dec)
+         - WEIGHT(W_MIS_DEF_RANK) * rank;
+}
+
+/* The heuristic's features and the generic ones (length, lowest card, the
+ * partner's void), weighted. */
+static int misere_lead_score(const order_context *x, int card)
+{
+    const board *b = x->b;
+    int seat = x->seat, declarer = x->r->declarer;
+    uint32_t sm = SUIT_MASK(CARD_SUIT(card));
+    uint32_t dec = b->hand[declarer] & sm;
+    uint32_t own = b->hand[seat] & sm;
+    return misere_lead_features(x, card, dec)
+         + WEIGHT(W_MIS_LENGTH) * popcount(own)
+         + (lowest_card(own) == card ? WEIGHT(W_MIS_LOWEST) : 0)
+         + (seat != declarer && !(b->hand[3 - seat - declarer] & sm) ? WEIGHT(W_MIS_PARTNER_VOID) : 0);
 }
 
 static int lead_score(const order_context *x, int card)
@@ -68,21 +150,33 @@ static int lead_score(const order_context *x, int card)
     int seat = x->seat, declarer = r->declarer;
     int suit = CARD_SUIT(card), rank = CARD_RANK(card);
     int top_other = best_other(x, suit);
-    if (r->objective == PDD_TRICKS) {
-        int score = 0;
-        if (card > top_other)
-            score += 60;                       /* a winner: cash it */
-        if (suit == r->trump && seat == declarer)
-            score += 20;                       /* draw trumps */
-        if (seat != declarer && suit != r->trump && !(b->hand[declarer] & SUIT_MASK(suit)))
-            score -= 10;                       /* the declarer may ruff or discard */
-        if (seat != declarer && top_other >= 0 && !(b->hand[declarer] & (1u << top_other)))
-            score += 30;                       /* partner holds the top card */
-        if (top_other >= 0 && (b->hand[next_seat(seat)] & (1u << top_other)) && card < top_other)
-            score -= 15;                       /* the next seat wins it cheaply */
-        return score + (card > top_other ? rank : -rank);
+    if (r->objective != PDD_TRICKS)
+        return misere_lead_score(x, card);
+    uint32_t sm = SUIT_MASK(suit);
+    int trump = r->trump;
+    int score = WEIGHT(W_LENGTH) * popcount(b->hand[seat] & sm);
+    if (lowest_card(b->hand[seat] & sm) == card)
+        score += WEIGHT(W_LOWEST);
+    if (card > top_other)
+        score += WEIGHT(W_WINNER);
+    if (seat == declarer) {
+        if (suit == trump)
+            score += WEIGHT(W_DRAW_TRUMPS);
+    } else {
+        int partner = 3 - seat - declarer;
+        if (suit == trump)
+            score += WEIGHT(W_DEFENCE_TRUMP);
+        else if (!(b->hand[declarer] & sm))
+            score += WEIGHT(W_INTO_VOID);
+        if (top_other >= 0 && !(b->hand[declarer] & (1u << top_other)))
+            score += WEIGHT(W_PARTNER_TOP);
+        if (trump != PDD_NO_TRUMP && suit != trump && !(b->hand[partner] & sm)
+            && (b->hand[partner] & SUIT_MASK(trump)))
+            score += WEIGHT(W_PARTNER_RUFF);
     }
-    return misere_lead_score(x, card);
+    if (top_other >= 0 && (b->hand[next_seat(seat)] & (1u << top_other)) && card < top_other)
+        score += WEIGHT(W_NEXT_TOP);
+    return score + WEIGHT(W_RANK) * (card > top_other ? rank : -rank);
 }
 
 /* Misere, the declarer second to play after a defender's lead: a card is safe
@@ -146,10 +240,22 @@ static uint32_t winning_moves(const board *b, const rules *r, uint32_t moves)
 
 #define RANK_ROW 0x01010101u   /* one rank in every suit */
 
+/* Cards of one suit are in rank order already (the card index grows with the
+ * rank): the common case of a seat following suit. */
+static int one_suit(uint32_t cards)
+{
+    return (cards & (cards - 1)) == 0 || CARD_SUIT(lowest_card(cards)) == CARD_SUIT(highest_card(cards));
+}
+
 /* Cards by rank, lowest first, whatever their suits (a discard of a low card
  * in any suit is as cheap as in another). */
 static int append_low_first(uint32_t cards, int out[10], int n)
 {
+    if (one_suit(cards)) {
+        for (; cards; cards &= cards - 1)
+            out[n++] = lowest_card(cards);
+        return n;
+    }
     for (int rank = 0; rank < 8 && cards; rank++)
         for (uint32_t row = cards & (RANK_ROW << rank); row; row &= row - 1) {
             out[n++] = lowest_card(row);
@@ -160,6 +266,11 @@ static int append_low_first(uint32_t cards, int out[10], int n)
 
 static int append_high_first(uint32_t cards, int out[10], int n)
 {
+    if (one_suit(cards)) {
+        for (; cards; cards &= ~(1u << highest_card(cards)))
+            out[n++] = highest_card(cards);
+        return n;
+    }
     for (int rank = 7; rank >= 0 && cards; rank--)
         for (uint32_t row = cards & (RANK_ROW << rank); row; row &= row - 1) {
             out[n++] = lowest_card(row);
@@ -191,19 +302,20 @@ static int order_last_to_play(const board *b, const rules *r, uint32_t moves, in
 }
 
 int order_moves(const board *b, const rules *r, uint32_t moves, int hint,
-                const uint32_t history[32], int out[10])
+                const uint32_t history[32], const int *weights, int out[10])
 {
     if (b->ncards == 2)
         return order_last_to_play(b, r, moves, out);
-    order_context x = {b, r, seat_to_move(b), 0};
+    order_context x = {b, r, weights, seat_to_move(b), 0};
     x.others = (b->hand[0] | b->hand[1] | b->hand[2]) & ~b->hand[x.seat];
     int leading = b->ncards == 0 && b->lead_suit < 0;
     int top_other_lead = leading ? -1 : best_other(&x, b->lead_suit);
+    int history_shift = weights[r->objective == PDD_TRICKS ? W_HISTORY_SHIFT : W_MIS_HISTORY_SHIFT];
     int score[10], n = 0;
     for (uint32_t m = moves; m; m &= m - 1) {
         int c = lowest_card(m);
         int s = c == hint ? 1 << 20
-              : leading ? (int)(history[c] >> 2) + lead_score(&x, c) : follow_score(&x, c, top_other_lead);
+              : leading ? (int)(history[c] >> history_shift) + lead_score(&x, c) : follow_score(&x, c, top_other_lead);
         /* Insertion sort: at most 10 cards. */
         int i = n++;
         while (i > 0 && score[i - 1] < s) {

@@ -46,7 +46,8 @@ enum {
     PDD_ERR_STOPPED = -11,      /* the search was stopped by pdd_request_stop */
     PDD_ERR_NO_MEMORY = -12,    /* the table could not be allocated */
     PDD_ERR_TRICKS_TAKEN = -13, /* tricks already taken out of range */
-    PDD_ERR_NO_CARDS = -14      /* nothing left to play */
+    PDD_ERR_NO_CARDS = -14,     /* nothing left to play */
+    PDD_ERR_WEIGHTS = -15       /* move-ordering weights: wrong count or out of range */
 };
 
 /* Option flags for pdd_set_options: each switches an enhancement on. The
@@ -94,6 +95,14 @@ void pdd_free(pdd_solver *solver);
 /* Switch enhancements (PDD_OPT_* flags); answers the previous flags. Changing
  * options clears the table. */
 int pdd_set_options(pdd_solver *solver, int flags);
+/* Move-ordering weights for leads (see order.c for what each one scores):
+ * PDD_ORDER_WEIGHTS integers, each within +-PDD_WEIGHT_LIMIT (the two history
+ * shifts within 0..16). Weights change only the speed, never a value; the
+ * defaults were tuned on a fixed corpus (benchmarks/tune_ordering.py). */
+enum { PDD_ORDER_WEIGHTS = 24, PDD_WEIGHT_LIMIT = 10000 };
+int pdd_set_order_weights(pdd_solver *solver, const int *weights, int count);
+/* Copy the solver's weights (count must be PDD_ORDER_WEIGHTS). */
+int pdd_get_order_weights(const pdd_solver *solver, int *weights, int count);
 /* Forget everything in the table (normally never needed: entries are exact). */
 void pdd_clear(pdd_solver *solver);
 

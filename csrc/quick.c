@@ -28,7 +28,7 @@ int quick_tricks(const board *b, const rules *r)
              * Players without trumps just discard, and their discards cannot
              * matter to another suit's count (only trump holders limit it). */
             for (int o = 1; o <= 2; o++) {
-                int other = (seat + o) % 3;
+                int other = o == 1 ? next_seat(seat) : next_seat(next_seat(seat));
                 if (b->hand[other] & SUIT_MASK(r->trump)) {
                     int length = popcount(b->hand[other] & suit);
                     if (length < run)
@@ -57,7 +57,7 @@ void master_trumps(const board *b, const rules *r, int *declarer_sure, int *defe
     uint32_t trumps = SUIT_MASK(r->trump);
     int d = r->declarer;
     uint32_t own = b->hand[d] & trumps;
-    uint32_t left = b->hand[(d + 1) % 3] & trumps, right = b->hand[(d + 2) % 3] & trumps;
+    uint32_t left = b->hand[next_seat(d)] & trumps, right = b->hand[next_seat(next_seat(d))] & trumps;
     *declarer_sure = above_all(own, left | right);
     /* The two defenders may drop their masters on the same trick, so only the
      * larger count is sure. */

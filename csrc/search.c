@@ -108,11 +108,15 @@ static int search(pdd_solver *S, const board *b, int target)
     int seat = seat_to_move(b);
     int maximise = r->max_seat[seat];
     uint32_t moves = legal_moves(b, r);
-    if (options & PDD_OPT_EQUIV)
+    int single = (moves & (moves - 1)) == 0;   /* a forced card: nothing to choose or sort */
+    if ((options & PDD_OPT_EQUIV) && !single)
         moves = equivalence_representatives(b, moves, seat);
     int cards[10], n;
-    if (options & PDD_OPT_ORDER) {
-        n = order_moves(b, r, moves, hint, S->history[seat], cards);
+    if (single) {
+        n = 1;
+        cards[0] = lowest_card(moves);
+    } else if (options & PDD_OPT_ORDER) {
+        n = order_moves(b, r, moves, hint, S->history[seat], S->lead_weights, cards);
     } else {
         n = 0;
         for (uint32_t m = moves; m; m &= m - 1)

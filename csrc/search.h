@@ -16,6 +16,7 @@ struct pdd_solver {
     int stopped;           /* the search under way saw the stop request */
     pdd_stats stats;
     uint32_t history[3][32];  /* cut-offs by seat and card: move ordering only */
+    int lead_weights[PDD_ORDER_WEIGHTS];  /* move ordering: see order.c */
 };
 
 /* Ready the solver for a new top-level call (stop flag, move history, table

@@ -13,12 +13,21 @@ from ._core import ffi, lib
 from .notation import Card, ContractKind
 from .position import Position, PositionError
 
-__all__ = ["Solver", "SolverBusyError", "SearchStopped", "SolveStats", "OPT_ALL", "OPT_NONE"]
+__all__ = ["Solver", "SolverBusyError", "SearchStopped", "SolveStats", "OrderWeightsError",
+           "OPT_ALL", "OPT_NONE", "ORDER_WEIGHTS"]
 
 OPT_ALL = lib.PDD_OPT_ALL
 """Every search enhancement on (the default)."""
 OPT_NONE = 0
 """Plain alpha-beta: the baseline for benchmarks and cross-checks."""
+
+
+ORDER_WEIGHTS = lib.PDD_ORDER_WEIGHTS
+"""How many move-ordering weights a solver has (see csrc/order.c)."""
+
+
+class OrderWeightsError(ValueError):
+    """Move-ordering weights of the wrong count or out of range."""
 
 
 class SolverBusyError(RuntimeError):
@@ -137,6 +146,30 @@ class Solver:
             lib.pdd_set_options(self._handle, flags)
         finally:
             self._lock.release()
+
+    @property
+    def order_weights(self) -> tuple[int, ...]:
+        """The lead-ordering weights (csrc/order.c names each one). They
+        change how fast the search runs, never a value."""
+        weights = ffi.new("int[]", ORDER_WEIGHTS)
+        lib.pdd_get_order_weights(self._handle, weights, ORDER_WEIGHTS)
+        return tuple(weights)
+
+    def set_order_weights(self, weights: tuple[int, ...] | list[int]) -> None:
+        """Replace the lead-ordering weights (for tuning: see
+        benchmarks/tune_ordering.py)."""
+        values = list(weights)
+        if len(values) != ORDER_WEIGHTS or not all(isinstance(w, int) and not isinstance(w, bool)
+                                                   for w in values):
+            raise OrderWeightsError(f"give {ORDER_WEIGHTS} whole numbers, got {weights!r}")
+        if not self._lock.acquire(blocking=False):
+            raise SolverBusyError("this Solver is in use by another thread; use one Solver per thread")
+        try:
+            code = lib.pdd_set_order_weights(self._handle, ffi.new("int[]", values), len(values))
+        finally:
+            self._lock.release()
+        if code != lib.PDD_OK:
+            raise OrderWeightsError(ffi.string(lib.pdd_error_text(code)).decode())
 
     def request_stop(self) -> None:
         """Ask a search running on another thread to stop (it raises SearchStopped)."""
