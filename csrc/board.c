@@ -109,16 +109,6 @@ uint32_t legal_moves(const board *b, const rules *r)
     return h;
 }
 
-/* Cards whose relative order still matters: those in hands, on the trick and,
- * in a 4-player all-pass, the talon card still to lead. */
-static uint32_t live_cards(const board *b)
-{
-    uint32_t live = b->hand[0] | b->hand[1] | b->hand[2] | b->on_trick;
-    if (b->talon_next != NO_CARD)
-        live |= 1u << b->talon_next;   /* harmless in 3-player games: it is in no hand */
-    return live;
-}
-
 uint32_t equivalence_representatives(const board *b, uint32_t moves, int seat)
 {
     uint32_t live = live_cards(b);
@@ -198,4 +188,13 @@ void play_card(board *b, const rules *r, int card)
     b->to_move = (int8_t)next_seat(seat);
     if (++b->ncards == 3)
         finish_trick(b, r);
+}
+
+uint32_t trick_marks(const board *b, const rules *r, int card)
+{
+    int winner = card_beats(card, b->win_card, b->lead_suit, r->trump) ? card : b->win_card;
+    if (winner == NO_CARD)
+        return 0;
+    uint32_t same_suit = (b->on_trick | 1u << card) & SUIT_MASK(CARD_SUIT(winner));
+    return (same_suit & (same_suit - 1)) ? 1u << winner : 0;   /* two cards or more */
 }

@@ -59,6 +59,16 @@ void rank_tables_init(void);
 
 static inline unsigned suit_bits(uint32_t cards, int suit) { return (cards >> (8 * suit)) & 0xFF; }
 
+/* Cards whose relative order still matters: those in hands, on the trick and,
+ * in a 4-player all-pass, the talon card still to lead. */
+static inline uint32_t live_cards(const board *b)
+{
+    uint32_t live = b->hand[0] | b->hand[1] | b->hand[2] | b->on_trick;
+    if (b->talon_next != NO_CARD)
+        live |= 1u << b->talon_next;   /* harmless in 3-player games: it is in no hand */
+    return live;
+}
+
 void rules_init(rules *r, const pdd_position *p);
 /* Build the search board from a validated position. */
 void board_from_position(board *b, const pdd_position *p, const rules *r);
@@ -69,6 +79,10 @@ uint32_t equivalence_representatives(const board *b, uint32_t moves, int seat);
 uint32_t equivalence_class(const board *b, int seat, int card);
 /* Play `card` for the seat on move; finishes the trick when it is the third. */
 void play_card(board *b, const rules *r, int card);
+/* Playing `card` as the last of the trick: the winning card when its rank
+ * beat another card of its suit (its rank decided the trick), else 0. The
+ * search reports such cards to the table (partition search, see search.c). */
+uint32_t trick_marks(const board *b, const rules *r, int card);
 /* Would `card` beat `winning` (NO_CARD: nothing wins yet) in a trick of lead_suit? */
 int card_beats(int card, int winning, int lead_suit, int trump);
 

@@ -58,7 +58,8 @@ enum {
     PDD_OPT_EQUIV = 2,        /* one card per run of equivalent cards */
     PDD_OPT_ORDER = 4,        /* heuristic move ordering */
     PDD_OPT_QUICK = 8,        /* sure-trick bounds at the start of a trick */
-    PDD_OPT_ALL = 15
+    PDD_OPT_PARTITION = 16,   /* table entries cover positions differing in small cards */
+    PDD_OPT_ALL = 31
 };
 
 typedef struct pdd_position {

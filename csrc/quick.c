@@ -11,12 +11,13 @@ static int top_run(unsigned own, unsigned live)
     return missing ? n - 1 - highest_card(missing) : n;
 }
 
-int quick_tricks(const board *b, const rules *r)
+int quick_tricks(const board *b, const rules *r, uint32_t *counted)
 {
     int seat = b->first;
     uint32_t own = b->hand[seat];
     uint32_t live = b->hand[0] | b->hand[1] | b->hand[2];
     int total = 0;
+    *counted = 0;
     for (int s = 0; s < 4; s++) {
         uint32_t suit = SUIT_MASK(s);
         if (!(own & suit) || s == r->trump)
@@ -37,32 +38,42 @@ int quick_tricks(const board *b, const rules *r)
             }
         }
         total += run;
+        if (run) {
+            /* The run is the suit's top `run` live cards: mark its lowest
+             * (a mark stands for the cards above it too). */
+            unsigned l = suit_bits(live, s);
+            *counted |= (uint32_t)rank_expand[l][1u << (popcount(l) - run)] << (8 * s);
+        }
     }
     return total < b->tricks_left ? total : b->tricks_left;
 }
 
-/* How many cards of `mine` are above every card of `theirs` (same suit). */
-static int above_all(uint32_t mine, uint32_t theirs)
+/* The cards of `mine` above every card of `theirs` (same suit). */
+static uint32_t above_all(uint32_t mine, uint32_t theirs)
 {
     if (!theirs)
-        return popcount(mine);
-    return popcount(mine & ~((2u << highest_card(theirs)) - 1));
+        return mine;
+    return mine & ~((2u << highest_card(theirs)) - 1);
 }
 
-void master_trumps(const board *b, const rules *r, int *declarer_sure, int *defence_sure)
+void master_trumps(const board *b, const rules *r, int *declarer_sure, int *defence_sure,
+                   uint32_t *declarer_cards, uint32_t *defence_cards)
 {
     *declarer_sure = *defence_sure = 0;
+    *declarer_cards = *defence_cards = 0;
     if (r->trump == PDD_NO_TRUMP)
         return;
     uint32_t trumps = SUIT_MASK(r->trump);
     int d = r->declarer;
     uint32_t own = b->hand[d] & trumps;
     uint32_t left = b->hand[next_seat(d)] & trumps, right = b->hand[next_seat(next_seat(d))] & trumps;
-    *declarer_sure = above_all(own, left | right);
+    *declarer_cards = above_all(own, left | right);
+    *declarer_sure = popcount(*declarer_cards);
     /* The two defenders may drop their masters on the same trick, so only the
      * larger count is sure. */
-    int a = above_all(left, own), c = above_all(right, own);
-    *defence_sure = a > c ? a : c;
+    uint32_t a = above_all(left, own), c = above_all(right, own);
+    *defence_cards = popcount(a) >= popcount(c) ? a : c;
+    *defence_sure = popcount(*defence_cards);
 }
 
 /* Misere bound helpers. Only defenders' cards can stop the declarer's card

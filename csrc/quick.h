@@ -11,13 +11,17 @@
 
 /* Tricks the seat on lead (b->first) can take by cashing top cards of side
  * suits (all suits in no trump) before anyone can ruff; 0 if none. Only at a
- * trick start. Trumps are left to master_trumps, so the two counts add up. */
-int quick_tricks(const board *b, const rules *r);
+ * trick start. Trumps are left to master_trumps, so the two counts add up.
+ * *counted gets the cards the count relied on: the lowest card of each run
+ * cashed, which stands for the run (partition search, see search.c). */
+int quick_tricks(const board *b, const rules *r, uint32_t *counted);
 
 /* Trump contracts, whoever leads: each trump of a side that beats every trump
  * of the other side wins a trick of its own whenever it is played. Sets the
- * declarer's and the defenders' counts (0 in no trump). */
-void master_trumps(const board *b, const rules *r, int *declarer_sure, int *defence_sure);
+ * declarer's and the defenders' counts (0 in no trump), and the trumps
+ * counted. */
+void master_trumps(const board *b, const rules *r, int *declarer_sure, int *defence_sure,
+                   uint32_t *declarer_cards, uint32_t *defence_cards);
 
 /* Misere, no trump, at a trick start: bounds on the declarer's future tricks
  * (lower <= value - tricks taken <= upper), each proved by a strategy that

@@ -31,12 +31,18 @@ static int relative_to_card(const board *b, int relative)
     return live ? lowest_card(live) : NO_CARD;
 }
 
-/* The last trick: nobody has a choice. Answers the declarer's final total. */
-static int last_trick_total(const pdd_solver *S, const board *b)
+/* The last trick: nobody has a choice. Answers the declarer's final total;
+ * *marks gets the winning card if its rank beat a card of its suit. */
+static int last_trick_total(const pdd_solver *S, const board *b, uint32_t *marks)
 {
     board nb = *b;
-    while (nb.tricks_left > 0)
-        play_card(&nb, &S->rules, lowest_card(nb.hand[seat_to_move(&nb)]));
+    int card = lowest_card(nb.hand[seat_to_move(&nb)]);
+    while (nb.ncards < 2) {
+        play_card(&nb, &S->rules, card);
+        card = lowest_card(nb.hand[seat_to_move(&nb)]);
+    }
+    *marks = trick_marks(&nb, &S->rules, card);
+    play_card(&nb, &S->rules, card);
     return nb.dtricks;
 }
 
@@ -48,19 +54,140 @@ static int stop_now(pdd_solver *S)
     return S->stopped;
 }
 
+/* The table's bound for a trick-boundary position, when it settles the
+ * question: the exact entry first (one cache line), then the partition
+ * entries of its shape. Answers the bound and the cards the entry fixed, or
+ * -1 with *hint set to a best card from any entry that agrees. */
+static int table_bound(pdd_solver *S, const board *b, tt_position *tp, int target,
+                       int partition, int *hint, uint32_t *marks)
+{
+    int low = b->dtricks, relative = NO_BEST;
+    S->stats.tt_probes++;
+    const tt_entry *e = tt_find(&S->table, &tp->exact);
+    if (e) {
+        if (low + e->lower >= target || low + e->upper < target) {
+            S->stats.tt_hits++;
+            *marks = tp->live;
+            return low + e->lower >= target ? low + e->lower : low + e->upper;
+        }
+        relative = e->best;
+    }
+    if (partition) {
+        tt_read_shape(b, tp);
+        const part_entry *p = tt_find_part(&S->table, tp, low, target, &relative);
+        if (p) {
+            S->stats.tt_hits++;
+            *marks = tt_marks_from_spec(tp, p->spec);
+            return low + p->lower >= target ? low + p->lower : low + p->upper;
+        }
+    }
+    if (relative != NO_BEST)
+        *hint = relative_to_card(b, relative);
+    return -1;
+}
+
+static void table_store(pdd_solver *S, const board *b, tt_position *tp, int target,
+                        int partition, int best, int best_card, uint32_t marks)
+{
+    int future = best - b->dtricks;
+    int lower = best >= target ? future : 0;
+    int upper = best >= target ? b->tricks_left : future;
+    int rel = best_card == NO_CARD ? NO_BEST : card_to_relative(b, best_card);
+    if (partition) {
+        uint32_t spec = tt_spec_from_marks(tp, marks);
+        if (spec != tt_all_places(tp)) {
+            if (!tp->shape)
+                tt_read_shape(b, tp);
+            tt_store_part(&S->table, tp, spec, lower, upper, rel);
+            return;
+        }
+    }
+    tt_store(&S->table, &tp->exact, lower, upper, rel);
+}
+
+/* Sure tricks at a trick start (trick contracts): a bound that settles the
+ * question, with the cards it counted, or -1. */
+static int sure_trick_bound(const board *b, const rules *r, int target, uint32_t *marks)
+{
+    uint32_t cashed, declarer_cards, defence_cards;
+    int declarer_sure, defence_sure;
+    int cash = quick_tricks(b, r, &cashed);
+    master_trumps(b, r, &declarer_sure, &defence_sure, &declarer_cards, &defence_cards);
+    /* Cashing side suits leaves every master trump in place. */
+    if (r->max_seat[b->first]) {
+        declarer_sure += cash;
+        declarer_cards |= cashed;
+    } else {
+        defence_sure += cash;
+        defence_cards |= cashed;
+    }
+    if (b->dtricks + declarer_sure >= target) {
+        *marks = declarer_cards;
+        return b->dtricks + declarer_sure;
+    }
+    if (b->dtricks + b->tricks_left - defence_sure < target) {
+        *marks = defence_cards;
+        return b->dtricks + b->tricks_left - defence_sure;
+    }
+    return -1;
+}
+
+/* At a node where every move was searched, equivalent cards were searched as
+ * one (the top of each run). A run that reaches from the lowest mark of its
+ * suit down below it stands for cards on both sides of the fixed places: mark
+ * its lowest card, so that the small cards it covered are fixed too. */
+static uint32_t straddling_runs(const board *b, uint32_t moves, uint32_t marks)
+{
+    uint32_t live = live_cards(b), extra = 0;
+    for (int s = 0; s < 4; s++) {
+        unsigned own = suit_bits(moves, s), m = suit_bits(marks, s);
+        if (!own || !m)
+            continue;
+        unsigned l = suit_bits(live, s);
+        unsigned rel = rank_compress[l][own];
+        unsigned at = rank_compress[l][m & -m];     /* the lowest mark's place */
+        if (!(rel & at) || !(rel & (at >> 1)))
+            continue;                               /* no run crosses it */
+        while (rel & (at >> 1))
+            at >>= 1;
+        extra |= (uint32_t)rank_expand[l][at] << (8 * s);
+    }
+    return extra;
+}
+
 /* Fail-soft null-window search around `target`. The answer v bounds the
  * declarer's final total: if v >= target the total is at least v, otherwise it
  * is at most v. Bounds tighter than the question let the driver and the table
- * skip probes that a plain yes/no would need. */
-static int search(pdd_solver *S, const board *b, int target)
+ * skip probes that a plain yes/no would need.
+ *
+ * Partition search: *marks gets the cards the proof relied on. A mark stands
+ * for its card and every higher card of its suit; below the lowest mark of a
+ * suit the cards are "small", and only how many each seat holds of them
+ * matters, so every position that agrees on the marked places (and on those
+ * counts) has the same bound, and one table entry covers them all (tt.h). A
+ * card is marked when
+ *  - it won a trick against another card of its own suit (its rank decided);
+ *  - a sure-trick bound counted it (misere bounds compare low cards, so they
+ *    mark every card);
+ *  - a table entry that settled a node fixed it.
+ * Small cards never decide a trick in the proof, so each small card of a seat
+ * in a suit is as good as another: one searched stands for all. */
+static int search_exact(pdd_solver *S, const board *b, int target);
+static int search_marked(pdd_solver *S, const board *b, int target, uint32_t *marks);
+
+/* One node of either search: `partition` is a constant in each caller, so
+ * the search without marks pays nothing for them. */
+static inline __attribute__((always_inline))
+int search_node(pdd_solver *S, const board *b, int target, uint32_t *marks, const int partition)
 {
     const rules *r = &S->rules;
     int options = S->options;
     int boundary = at_trick_start(b);
     int low = b->dtricks;
     int hint = NO_CARD;
-    tt_key key = {0, 0};
+    tt_position tp;
 
+    *marks = 0;
     S->stats.nodes++;
     if (stop_now(S))
         return 0;
@@ -70,44 +197,31 @@ static int search(pdd_solver *S, const board *b, int target)
         return low + b->tricks_left;
     if (boundary) {
         if (b->tricks_left == 1)
-            return last_trick_total(S, b);
+            return last_trick_total(S, b, marks);
         if (options & PDD_OPT_TT) {
-            key = tt_make_key(b, r);
-            S->stats.tt_probes++;
-            const tt_entry *e = tt_find(&S->table, &key);
-            if (e) {
-                if (low + e->lower >= target) { S->stats.tt_hits++; return low + e->lower; }
-                if (low + e->upper < target) { S->stats.tt_hits++; return low + e->upper; }
-                if (e->best != NO_BEST)
-                    hint = relative_to_card(b, e->best);
-            }
+            tt_read_position(b, r, &tp);
+            int v = table_bound(S, b, &tp, target, partition, &hint, marks);
+            if (v >= 0)
+                return v;
         }
         if ((options & PDD_OPT_QUICK) && r->objective != PDD_TRICKS) {
             int lower, upper;
             misere_bounds(b, r, &lower, &upper);
-            if (low + lower >= target)
-                return low + lower;
-            if (low + upper < target)
-                return low + upper;
+            if (low + lower >= target || low + upper < target) {
+                *marks = live_cards(b);   /* the bounds compare low cards too */
+                return low + lower >= target ? low + lower : low + upper;
+            }
         }
         if ((options & PDD_OPT_QUICK) && r->objective == PDD_TRICKS) {
-            int cash = quick_tricks(b, r), declarer_sure, defence_sure;
-            master_trumps(b, r, &declarer_sure, &defence_sure);
-            /* Cashing side suits leaves every master trump in place. */
-            if (r->max_seat[b->first])
-                declarer_sure += cash;
-            else
-                defence_sure += cash;
-            if (low + declarer_sure >= target)
-                return low + declarer_sure;
-            if (low + b->tricks_left - defence_sure < target)
-                return low + b->tricks_left - defence_sure;
+            int v = sure_trick_bound(b, r, target, marks);
+            if (v >= 0)
+                return v;
         }
     }
 
     int seat = seat_to_move(b);
     int maximise = r->max_seat[seat];
-    uint32_t moves = legal_moves(b, r);
+    uint32_t legal = legal_moves(b, r), moves = legal;
     int single = (moves & (moves - 1)) == 0;   /* a forced card: nothing to choose or sort */
     if ((options & PDD_OPT_EQUIV) && !single)
         moves = equivalence_representatives(b, moves, seat);
@@ -125,13 +239,18 @@ static int search(pdd_solver *S, const board *b, int target)
 
     /* best starts at the worst this seat can end with and improves. */
     int best = maximise ? b->dtricks : b->dtricks + b->tricks_left;
-    int best_card = NO_CARD;
+    int best_card = NO_CARD, cut = 0;
+    uint32_t all_marks = 0;
     for (int i = 0; i < n; i++) {
         board child = *b;
+        uint32_t child_marks = 0;
         play_card(&child, r, cards[i]);
-        int v = search(S, &child, target);
+        int v = partition ? search_marked(S, &child, target, &child_marks)
+                          : search_exact(S, &child, target);
         if (S->stopped)
             return 0;
+        if (partition && b->ncards == 2)
+            child_marks |= trick_marks(b, r, cards[i]);
         if (maximise ? v > best : v < best) {
             best = v;
             best_card = cards[i];
@@ -139,19 +258,32 @@ static int search(pdd_solver *S, const board *b, int target)
         if (maximise ? best >= target : best < target) {
             if (b->ncards == 0)
                 S->history[seat][cards[i]] += b->tricks_left * b->tricks_left;
+            all_marks = child_marks;     /* one move proves it: only its marks count */
+            cut = 1;
             break;
         }
+        all_marks |= child_marks;
+    }
+    if (partition) {
+        if (!cut && moves != legal)
+            all_marks |= straddling_runs(b, legal, all_marks);
+        *marks = all_marks;
     }
 
-    if (boundary && (options & PDD_OPT_TT)) {
-        int future = best - b->dtricks;
-        int rel = best_card == NO_CARD ? NO_BEST : card_to_relative(b, best_card);
-        if (best >= target)
-            tt_store(&S->table, &key, future, b->tricks_left, rel);
-        else
-            tt_store(&S->table, &key, 0, future, rel);
-    }
+    if (boundary && (options & PDD_OPT_TT))
+        table_store(S, b, &tp, target, partition, best, best_card, all_marks);
     return best;
+}
+
+static int search_exact(pdd_solver *S, const board *b, int target)
+{
+    uint32_t unused;
+    return search_node(S, b, target, &unused, 0);
+}
+
+static int search_marked(pdd_solver *S, const board *b, int target, uint32_t *marks)
+{
+    return search_node(S, b, target, marks, 1);
 }
 
 void search_begin(pdd_solver *S)
@@ -161,14 +293,19 @@ void search_begin(pdd_solver *S)
     tt_new_generation(&S->table);
 }
 
+/* Misere bounds mark every card, so partition entries would fix every card
+ * anyway: misere searches without marks. */
 int search_bound(pdd_solver *S, const board *b, int target)
 {
-    return search(S, b, target);
+    uint32_t marks;
+    if ((S->options & PDD_OPT_PARTITION) && S->rules.objective == PDD_TRICKS)
+        return search_marked(S, b, target, &marks);
+    return search_exact(S, b, target);
 }
 
 int search_probe(pdd_solver *S, const board *b, int target)
 {
-    return search(S, b, target) >= target;
+    return search_bound(S, b, target) >= target;
 }
 
 int search_value_from(pdd_solver *S, const board *b, int first_target)
@@ -180,7 +317,7 @@ int search_value_from(pdd_solver *S, const board *b, int first_target)
         if (target <= lower || target > upper)
             target = (lower + upper + 1) / 2;
         S->stats.probes++;
-        int v = search(S, b, target);
+        int v = search_bound(S, b, target);
         if (S->stopped)
             return -1;
         if (v >= target)

@@ -5,17 +5,29 @@
 #include <string.h>
 #include "tt.h"
 
+/* The largest power of two of `size`-byte items that fits in `bytes`. */
+static size_t power_of_two_items(size_t bytes, size_t size)
+{
+    size_t items = 1;
+    while (items * 2 * size <= bytes)
+        items *= 2;
+    return items;
+}
+
+/* Half the memory for exact entries, half for partition entries. */
 int tt_init(tt *t, size_t bytes)
 {
     rank_tables_init();
-    size_t bucket_bytes = sizeof(tt_entry) * TT_WAYS;
-    size_t buckets = 1;
-    while (buckets * 2 * bucket_bytes <= bytes)
-        buckets *= 2;
-    t->entries = aligned_alloc(64, buckets * bucket_bytes);
-    if (!t->entries)
+    size_t buckets = power_of_two_items(bytes / 2, sizeof(tt_entry) * TT_WAYS);
+    size_t parts = power_of_two_items(bytes / 2, sizeof(part_bucket));
+    t->entries = aligned_alloc(64, buckets * TT_WAYS * sizeof(tt_entry));
+    t->parts = aligned_alloc(64, parts * sizeof(part_bucket));
+    if (!t->entries || !t->parts) {
+        tt_free(t);
         return -1;
+    }
     t->bucket_mask = buckets - 1;
+    t->part_mask = parts - 1;
     tt_clear(t);
     return 0;
 }
@@ -23,12 +35,15 @@ int tt_init(tt *t, size_t bytes)
 void tt_free(tt *t)
 {
     free(t->entries);
+    free(t->parts);
     t->entries = NULL;
+    t->parts = NULL;
 }
 
 void tt_clear(tt *t)
 {
-    memset(t->entries, 0, tt_bytes(t));
+    memset(t->entries, 0, (t->bucket_mask + 1) * TT_WAYS * sizeof(tt_entry));
+    memset(t->parts, 0, (t->part_mask + 1) * sizeof(part_bucket));
     t->generation = 1;
 }
 
@@ -40,28 +55,181 @@ void tt_new_generation(tt *t)
 
 size_t tt_bytes(const tt *t)
 {
-    return (t->bucket_mask + 1) * TT_WAYS * sizeof(tt_entry);
+    return (t->bucket_mask + 1) * TT_WAYS * sizeof(tt_entry) + (t->part_mask + 1) * sizeof(part_bucket);
+}
+
+/* Leader and rules. Once the trumps are gone the play is that of no trump,
+ * so such positions share entries with the no-trump search (the deal's table
+ * solves every strain of the same hands). */
+static uint32_t rules_bits(const board *b, const rules *r, uint32_t live)
+{
+    int trump = r->trump != PDD_NO_TRUMP && (live & SUIT_MASK(r->trump)) ? r->trump : PDD_NO_TRUMP;
+    return (uint32_t)b->first | (uint32_t)trump << 2 | (uint32_t)r->objective << 5
+         | (uint32_t)r->declarer << 6;
+}
+
+/* How many cards of each suit: four byte counts in one word (a SWAR
+ * popcount per byte). */
+static uint32_t suit_counts(uint32_t cards)
+{
+    cards = cards - ((cards >> 1) & 0x55555555u);
+    cards = (cards & 0x33333333u) + ((cards >> 2) & 0x33333333u);
+    return (cards + (cards >> 4)) & 0x0F0F0F0Fu;
+}
+
+void tt_read_position(const board *b, const rules *r, tt_position *p)
+{
+    uint32_t live = b->hand[0] | b->hand[1] | b->hand[2];
+    uint32_t rel0 = 0, rel1 = 0;
+    for (int s = 0; s < 4; s++) {
+        unsigned l = suit_bits(live, s);
+        rel0 |= (uint32_t)rank_compress[l][suit_bits(b->hand[0], s)] << (8 * s);
+        rel1 |= (uint32_t)rank_compress[l][suit_bits(b->hand[1], s)] << (8 * s);
+    }
+    /* Lengths packed 4 bits a suit. */
+    uint32_t lengths = suit_counts(live);
+    uint32_t packed = (lengths | lengths >> 4) & 0x00FF00FFu;
+    packed = (packed | packed >> 8) & 0xFFFFu;
+    p->exact.ranks = rel0 | ((uint64_t)rel1 << 32);
+    p->exact.shape = packed | rules_bits(b, r, live) << 16;
+    p->rel[0] = rel0;
+    p->rel[1] = rel1;
+    p->live = live;
+    p->shape = 0;
+}
+
+void tt_read_shape(const board *b, tt_position *p)
+{
+    /* The exact key's shape, plus how many cards of each suit seats 0 and 1
+     * hold (seat 2 holds the rest), and the tricks left (replacement reads
+     * them). */
+    uint32_t counts = suit_counts(b->hand[0]) | suit_counts(b->hand[1]) << 4;
+    p->shape = p->exact.shape | (uint64_t)counts << 24 | (uint64_t)b->tricks_left << 56;
+}
+
+uint32_t tt_all_places(const tt_position *p)
+{
+    uint32_t places = 0;
+    for (int s = 0; s < 4; s++) {
+        unsigned l = suit_bits(p->live, s);
+        places |= (uint32_t)rank_compress[l][l] << (8 * s);
+    }
+    return places;
 }
 
 tt_key tt_make_key(const board *b, const rules *r)
 {
-    tt_key k;
-    uint32_t rel0 = 0, rel1 = 0, counts = 0;
-    uint32_t live = b->hand[0] | b->hand[1] | b->hand[2];
+    tt_position p;
+    tt_read_position(b, r, &p);
+    return p.exact;
+}
+
+uint32_t tt_spec_from_marks(const tt_position *p, uint32_t marks)
+{
+    uint32_t spec = 0;
     for (int s = 0; s < 4; s++) {
-        unsigned l = (live >> (8 * s)) & 0xFF;
-        rel0 |= (uint32_t)rank_compress[l][(b->hand[0] >> (8 * s)) & 0xFF] << (8 * s);
-        rel1 |= (uint32_t)rank_compress[l][(b->hand[1] >> (8 * s)) & 0xFF] << (8 * s);
-        counts |= (uint32_t)popcount(l) << (4 * s);
+        unsigned m = suit_bits(marks, s);
+        if (!m)
+            continue;
+        unsigned l = suit_bits(p->live, s);
+        unsigned from = rank_compress[l][m & -m];        /* the lowest mark's place */
+        spec |= (rank_compress[l][l] & ~(from - 1)) << (8 * s);
     }
-    k.ranks = rel0 | ((uint64_t)rel1 << 32);
-    /* Once the trumps are gone the play is that of no trump, so such
-     * positions share entries with the no-trump search (the deal's table
-     * solves every strain of the same hands). */
-    int trump = r->trump != PDD_NO_TRUMP && (live & SUIT_MASK(r->trump)) ? r->trump : PDD_NO_TRUMP;
-    k.shape = counts | (uint32_t)b->first << 16 | (uint32_t)trump << 18
-            | (uint32_t)r->objective << 21 | (uint32_t)r->declarer << 22;
-    return k;
+    return spec;
+}
+
+uint32_t tt_marks_from_spec(const tt_position *p, uint32_t spec)
+{
+    uint32_t marks = 0;
+    for (int s = 0; s < 4; s++) {
+        unsigned fixed = suit_bits(spec, s);
+        if (fixed)
+            marks |= (uint32_t)rank_expand[suit_bits(p->live, s)][fixed & -fixed] << (8 * s);
+    }
+    return marks;
+}
+
+static part_bucket *part_bucket_of(const tt *t, uint64_t shape)
+{
+    uint64_t h = shape * 0x9E3779B97F4A7C15ull;
+    h ^= h >> 29;
+    return t->parts + (h & t->part_mask);
+}
+
+static int agrees(const part_entry *e, const tt_position *p)
+{
+    return e->generation && (p->rel[0] & e->spec) == e->rel[0] && (p->rel[1] & e->spec) == e->rel[1];
+}
+
+const part_entry *tt_find_part(const tt *t, const tt_position *p, int taken, int target, int *hint)
+{
+    const part_bucket *b = part_bucket_of(t, p->shape);
+    if (b->shape != p->shape)
+        return NULL;
+    for (int i = 0; i < PART_WAYS; i++) {
+        const part_entry *e = &b->e[i];
+        if (!agrees(e, p))
+            continue;
+        if (taken + e->lower >= target || taken + e->upper < target)
+            return e;
+        if (e->best != NO_BEST && *hint == NO_BEST)
+            *hint = e->best;
+    }
+    return NULL;
+}
+
+/* A bucket belongs to one shape. Another shape takes it over when it is
+ * stale (an older generation) or the newcomer is deeper (saves more work). */
+static int take_over(const part_bucket *b, uint64_t shape, uint8_t generation)
+{
+    return !b->shape || b->generation != generation || (shape >> 56) > (b->shape >> 56);
+}
+
+/* Within a bucket: an empty or stale slot first, else the entry that fixes
+ * the most places (it covers the fewest positions). */
+static part_entry *part_victim(part_bucket *b, uint8_t generation)
+{
+    part_entry *victim = &b->e[0];
+    for (int i = 0; i < PART_WAYS; i++) {
+        part_entry *e = &b->e[i];
+        if (e->generation != generation)
+            return e;
+        if (popcount(e->spec) > popcount(victim->spec))
+            victim = e;
+    }
+    return victim;
+}
+
+void tt_store_part(tt *t, const tt_position *p, uint32_t spec, int lower, int upper, int best)
+{
+    part_bucket *b = part_bucket_of(t, p->shape);
+    uint32_t rel0 = p->rel[0] & spec, rel1 = p->rel[1] & spec;
+    if (b->shape != p->shape) {
+        if (!take_over(b, p->shape, t->generation))
+            return;
+        memset(b, 0, sizeof *b);
+        b->shape = p->shape;
+    }
+    b->generation = t->generation;
+    part_entry *e = NULL;
+    for (int i = 0; i < PART_WAYS; i++)
+        if (b->e[i].generation && b->e[i].spec == spec && b->e[i].rel[0] == rel0 && b->e[i].rel[1] == rel1) {
+            /* The same set of positions: both bounds hold, keep the tighter. */
+            e = &b->e[i];
+            if (lower < e->lower) lower = e->lower;
+            if (upper > e->upper) upper = e->upper;
+            if (best == NO_BEST) best = e->best;
+            break;
+        }
+    if (!e)
+        e = part_victim(b, t->generation);
+    e->rel[0] = rel0;
+    e->rel[1] = rel1;
+    e->spec = spec;
+    e->lower = (uint8_t)lower;
+    e->upper = (uint8_t)upper;
+    e->best = (uint8_t)best;
+    e->generation = t->generation;
 }
 
 static tt_entry *bucket_of(const tt *t, const tt_key *k)

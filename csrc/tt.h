@@ -12,6 +12,17 @@
  * (tricks still to be played), so it serves whatever has been taken before.
  * Entries are never wrong, so the table is not cleared between calls; a
  * generation counter only steers replacement towards stale entries.
+ *
+ * Partition search (after Ginsberg; DDS calls it "winning ranks"): an entry
+ * may describe a SET of positions. It fixes the owners of the top cards of
+ * each suit only; below that a suit's cards are "small", and only how many
+ * each seat holds matters. The search reports which cards its proof relied
+ * on (see search.c), and every position that agrees on them has the same
+ * bound. Such entries cannot be found by their whole key, so they live in a
+ * second table of buckets chosen by the shape alone (suit lengths and how
+ * many cards of each suit each seat holds, the leader and the rules): a
+ * look-up scans one bucket, whose entries all have that shape. Entries that
+ * fix every card stay in the first table, one cache line per look-up.
  */
 #ifndef PREFDD_TT_H
 #define PREFDD_TT_H
@@ -37,9 +48,39 @@ typedef struct tt_entry {
 #define TT_WAYS 4
 #define NO_BEST 0xFF
 
+/* A trick-boundary position as the table sees it, read once per node. */
+typedef struct tt_position {
+    tt_key exact;      /* its exact key */
+    uint64_t shape;    /* per suit: length, seat 0's and seat 1's counts; leader, rules,
+                        * tricks left (tt_read_shape; 0 until then) */
+    uint32_t rel[2];   /* relative-rank masks of seats 0 and 1 (8 bits a suit) */
+    uint32_t live;     /* the live cards, to turn places into cards */
+} tt_position;
+
+/* An entry of the partition table: the bounds hold for every position of its
+ * bucket's shape that agrees with rel at the places of spec. */
+typedef struct part_entry {
+    uint32_t rel[2];   /* owners at the fixed places (masked by spec) */
+    uint32_t spec;     /* fixed relative places: per suit, the top ones */
+    uint8_t lower, upper, best, generation;
+} part_entry;
+
+/* 15 entries a bucket measured best: 7 lose entries a search needs again,
+ * 31 cost more to scan than they save (benchmarks/README.md). */
+#define PART_WAYS 15
+
+typedef struct part_bucket {
+    uint64_t shape;    /* of every entry in it; 0 = empty */
+    uint8_t generation;/* when the bucket was last written */
+    uint8_t unused[7];
+    part_entry e[PART_WAYS];
+} part_bucket;         /* 256 bytes: four cache lines */
+
 typedef struct tt {
     tt_entry *entries;      /* buckets of TT_WAYS entries, one cache line each */
     size_t bucket_mask;
+    part_bucket *parts;     /* the partition table */
+    size_t part_mask;
     uint8_t generation;
 } tt;
 
@@ -50,6 +91,22 @@ void tt_new_generation(tt *t);
 size_t tt_bytes(const tt *t);
 
 tt_key tt_make_key(const board *b, const rules *r);
+void tt_read_position(const board *b, const rules *r, tt_position *p);
+/* Add the partition shape (needed by the partition table only). */
+void tt_read_shape(const board *b, tt_position *p);
+/* Every live place: what an exact entry fixes. */
+uint32_t tt_all_places(const tt_position *p);
+/* Relative places fixed by `marks` (absolute cards the proof relied on): in
+ * each suit, the lowest marked card and every live card above it. */
+uint32_t tt_spec_from_marks(const tt_position *p, uint32_t marks);
+/* The cards that stand for a spec: the lowest fixed card of each suit. */
+uint32_t tt_marks_from_spec(const tt_position *p, uint32_t spec);
+/* A partition entry of p's shape that agrees with p and whose bound settles
+ * `target` given `taken` tricks, or NULL; *hint gets a best card (relative)
+ * from any agreeing entry when it has none yet. */
+const part_entry *tt_find_part(const tt *t, const tt_position *p, int taken, int target, int *hint);
+/* Store bounds for every position of p's shape that agrees with p at spec. */
+void tt_store_part(tt *t, const tt_position *p, uint32_t spec, int lower, int upper, int best);
 /* The entry for key, or NULL. */
 const tt_entry *tt_find(const tt *t, const tt_key *k);
 /* Tighten the bounds stored for key (creating the entry if needed). */

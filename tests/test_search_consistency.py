@@ -62,3 +62,18 @@ def test_first_lead_values_on_full_deals(objective: str) -> None:
     for _ in range(15):
         p = position(rng, 10, objective)
         assert optimised.card_values(p) == reference.card_values(p), p
+
+
+@pytest.mark.parametrize("objective", ["trump", "nt"])
+def test_partition_entries_against_exact_entries(objective: str) -> None:
+    """Partition search (entries covering positions that differ in small
+    cards) against the same search with exact entries only, on full deals and
+    mid-size endgames, values and every first card's value."""
+    rng = random.Random(f"partition-{objective}")
+    partition = solver_with(OPT_ALL)
+    exact = solver_with(OPT_ALL & ~lib.PDD_OPT_PARTITION)
+    for size in (10, 8, 6):
+        for _ in range(50):
+            p = position(rng, size, objective)
+            assert partition.solve(p) == exact.solve(p), p
+            assert partition.card_values(p) == exact.card_values(p), p
