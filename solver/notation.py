@@ -505,7 +505,11 @@ class Deal:
         parts = list(self.hands) + ([self.talon] if self.talon is not None else [])
 
         problems = []
-        for index in range(32):
+        seen = overlap = 0
+        for part in parts:
+            overlap |= seen & part.mask
+            seen |= part.mask
+        for index in (range(32) if overlap else ()):   # only to name the cards given twice
             holders = [p for p, hand in enumerate(parts) if hand.mask >> index & 1]
             if len(holders) > 1:
                 card = Card.from_index(index)

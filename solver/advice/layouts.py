@@ -78,6 +78,13 @@ class _SubsetMap:
         return mask
 
 
+@lru_cache(maxsize=64)
+def _card_indices(mask: int) -> tuple[int, ...]:
+    """The card indices of a hand mask in :meth:`Hand.cards` order (spades
+    first, high to low), which the seeded shuffles start from."""
+    return tuple(card.index for card in Hand(mask).cards())
+
+
 @dataclass(frozen=True)
 class LayoutSpace:
     """The ways the ``free`` cards can be dealt into parts of ``sizes``
@@ -121,7 +128,7 @@ class LayoutSpace:
 
     def sample(self, seed: int, index: int) -> tuple[Hand, ...]:
         """Layout ``index`` of the random sequence of ``seed`` (uniform)."""
-        cards = [card.index for card in self.free.cards()]
+        cards = list(_card_indices(self.free.mask))
         layout_rng(seed, index).shuffle(cards)
         return self._deal(cards)
 
