@@ -73,7 +73,6 @@ static int table_bound(pdd_solver *S, const board *b, tt_position *tp, int targe
         relative = e->best;
     }
     if (partition) {
-        tt_read_shape(b, tp);
         const part_entry *p = tt_find_part(&S->table, tp, low, target, &relative);
         if (p) {
             S->stats.tt_hits++;
@@ -198,11 +197,15 @@ int search_node(pdd_solver *S, const board *b, int target, uint32_t *marks, cons
     if (boundary) {
         if (b->tricks_left == 1)
             return last_trick_total(S, b, marks);
+        /* The table's bucket is loaded while the sure-trick bounds are
+         * worked out: a bound that settles the node saves the wait. */
         if (options & PDD_OPT_TT) {
             tt_read_position(b, r, &tp);
-            int v = table_bound(S, b, &tp, target, partition, &hint, marks);
-            if (v >= 0)
-                return v;
+            tt_prefetch(&S->table, &tp.exact);
+            if (partition) {
+                tt_read_shape(b, &tp);
+                tt_prefetch_part(&S->table, &tp);
+            }
         }
         if ((options & PDD_OPT_QUICK) && r->objective != PDD_TRICKS) {
             int lower, upper;
@@ -214,6 +217,11 @@ int search_node(pdd_solver *S, const board *b, int target, uint32_t *marks, cons
         }
         if ((options & PDD_OPT_QUICK) && r->objective == PDD_TRICKS) {
             int v = sure_trick_bound(b, r, target, marks);
+            if (v >= 0)
+                return v;
+        }
+        if (options & PDD_OPT_TT) {
+            int v = table_bound(S, b, &tp, target, partition, &hint, marks);
             if (v >= 0)
                 return v;
         }

@@ -3,7 +3,29 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 #include "tt.h"
+
+#define HUGE_PAGE (2u << 20)
+
+/* Table memory, zeroed by tt_clear. Look-ups hit random places of a large
+ * table, so each would also miss the TLB with 4 KiB pages: on Linux the
+ * table asks for 2 MiB pages (transparent huge pages, where the kernel
+ * allows them; nothing changes where it does not). */
+static void *table_alloc(size_t bytes)
+{
+    if (bytes < HUGE_PAGE)
+        return aligned_alloc(64, bytes);
+    bytes = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+    void *memory = aligned_alloc(HUGE_PAGE, bytes);
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (memory)
+        madvise(memory, bytes, MADV_HUGEPAGE);
+#endif
+    return memory;
+}
 
 /* The largest power of two of `size`-byte items that fits in `bytes`. */
 static size_t power_of_two_items(size_t bytes, size_t size)
@@ -20,8 +42,8 @@ int tt_init(tt *t, size_t bytes)
     rank_tables_init();
     size_t buckets = power_of_two_items(bytes / 2, sizeof(tt_entry) * TT_WAYS);
     size_t parts = power_of_two_items(bytes / 2, sizeof(part_bucket));
-    t->entries = aligned_alloc(64, buckets * TT_WAYS * sizeof(tt_entry));
-    t->parts = aligned_alloc(64, parts * sizeof(part_bucket));
+    t->entries = table_alloc(buckets * TT_WAYS * sizeof(tt_entry));
+    t->parts = table_alloc(parts * sizeof(part_bucket));
     if (!t->entries || !t->parts) {
         tt_free(t);
         return -1;
@@ -238,6 +260,18 @@ static tt_entry *bucket_of(const tt *t, const tt_key *k)
     h *= 0xFF51AFD7ED558CCDull;
     h ^= h >> 32;
     return t->entries + (h & t->bucket_mask) * TT_WAYS;
+}
+
+void tt_prefetch(const tt *t, const tt_key *k)
+{
+    __builtin_prefetch(bucket_of(t, k));
+}
+
+void tt_prefetch_part(const tt *t, const tt_position *p)
+{
+    const char *bucket = (const char *)part_bucket_of(t, p->shape);
+    for (size_t line = 0; line < sizeof(part_bucket); line += 64)
+        __builtin_prefetch(bucket + line);
 }
 
 const tt_entry *tt_find(const tt *t, const tt_key *k)
