@@ -303,11 +303,14 @@ int pdd_card_values(pdd_solver *S, const pdd_position *p, int values[32], uint32
 
 /* The lowest-index card of the mover that keeps the position's value. No
  * card is better than the value, so the first card (by index) that reaches it
- * is the answer: one probe per card tried, and the search stops there. */
+ * is the answer: one probe per card tried, and the search stops there. A card
+ * that falls short takes its equivalent cards with it. */
 static int first_best_card(pdd_solver *S, const board *b, int value)
 {
-    int want_more = S->rules.max_seat[seat_to_move(b)];
-    for (uint32_t m = legal_moves(b, &S->rules); m; m &= m - 1) {
+    int seat = seat_to_move(b);
+    int want_more = S->rules.max_seat[seat];
+    uint32_t m = legal_moves(b, &S->rules);
+    while (m) {
         int card = lowest_card(m);
         if (!(m & (m - 1)))
             return card;    /* every other card fell short, and some card keeps it */
@@ -318,11 +321,17 @@ static int first_best_card(pdd_solver *S, const board *b, int value)
         int keeps = want_more ? search_probe(S, &child, value) : !search_probe(S, &child, value + 1);
         if (S->stopped || keeps)
             return S->stopped ? NO_CARD : card;
+        m &= ~equivalence_class(b, seat, card);
     }
     return NO_CARD;
 }
 
 int pdd_best_line(pdd_solver *S, const pdd_position *p, int cards[30], int *count)
+{
+    return pdd_best_line_from(S, p, -1, cards, count);
+}
+
+int pdd_best_line_from(pdd_solver *S, const pdd_position *p, int value_guess, int cards[30], int *count)
 {
     board b;
     if (!cards || !count)
@@ -331,7 +340,7 @@ int pdd_best_line(pdd_solver *S, const pdd_position *p, int cards[30], int *coun
     if (err != PDD_OK)
         return err;
     /* Along a best line the value never changes. */
-    int value = search_value(S, &b);
+    int value = search_value_from(S, &b, value_guess);
     int n = 0;
     while (!S->stopped && b.tricks_left > 0) {
         int card = first_best_card(S, &b, value);

@@ -128,6 +128,11 @@ int pdd_card_values(pdd_solver *solver, const pdd_position *position,
  * (*count of them), each an optimal card for its player. */
 int pdd_best_line(pdd_solver *solver, const pdd_position *position,
                   int cards[30], int *count);
+/* The same, when the caller has a guess of the value (e.g. from a best
+ * discard): the value is then confirmed by two probes instead of searched
+ * for. Any guess gives the same line; -1 means none. */
+int pdd_best_line_from(pdd_solver *solver, const pdd_position *position, int value_guess,
+                       int cards[30], int *count);
 
 /* Legal cards of the seat on move. */
 int pdd_legal_moves(const pdd_position *position, uint32_t *legal);

@@ -319,8 +319,10 @@ int search_probe(pdd_solver *S, const board *b, int target)
 int search_value_from(pdd_solver *S, const board *b, int first_target)
 {
     int lower = b->dtricks, upper = b->dtricks + b->tricks_left;
-    int target = first_target;
-    /* Bisect, letting each fail-soft answer move a bound past the target. */
+    int target = first_target, guessed = first_target > lower && first_target <= upper;
+    /* Bisect, letting each fail-soft answer move a bound past the target.
+     * After a guess, the next probe sits just past the bound it gave (a good
+     * guess is then confirmed by two probes). */
     while (lower < upper) {
         if (target <= lower || target > upper)
             target = (lower + upper + 1) / 2;
@@ -332,7 +334,8 @@ int search_value_from(pdd_solver *S, const board *b, int first_target)
             lower = v;
         else
             upper = v;
-        target = -1;
+        target = guessed ? (v >= target ? lower + 1 : upper) : -1;
+        guessed = 0;
     }
     return lower;
 }

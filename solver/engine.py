@@ -130,12 +130,18 @@ class Solver:
         self.call(lib.pdd_card_values, c, values, legal)
         return {Card.from_index(i): values[i] for i in range(32) if legal[0] >> i & 1}
 
-    def best_line(self, position: Position) -> list[Card]:
-        """An optimal play sequence to the end (ties to the lowest card index)."""
+    def best_line(self, position: Position, value_guess: int | None = None) -> list[Card]:
+        """An optimal play sequence to the end (ties to the lowest card index).
+        A guess of the position's value (the declarer's total, e.g. from a best
+        discard) saves searching for it; the line is the same whatever the
+        guess."""
+        if value_guess is not None and (isinstance(value_guess, bool) or not isinstance(value_guess, int)):
+            raise PositionError(f"value_guess must be a whole number or None, got {value_guess!r}")
+        guess = -1 if value_guess is None else max(-1, min(value_guess, 10))
         cards = ffi.new("int[30]")
         count = ffi.new("int *")
         c = to_c_position(position)
-        self.call(lib.pdd_best_line, c, cards, count)
+        self.call(lib.pdd_best_line_from, c, guess, cards, count)
         return [Card.from_index(cards[i]) for i in range(count[0])]
 
     def set_options(self, flags: int) -> None:

@@ -97,6 +97,19 @@ def test_best_line_keeps_the_value(solver: Solver, seed: int) -> None:
     assert position.is_over and position.declarer_tricks == value
 
 
+@pytest.mark.parametrize("seed", range(20))
+def test_best_line_is_the_same_whatever_the_value_guess(solver: Solver, seed: int) -> None:
+    """A guess of the value only saves work: right, wrong or out of range,
+    the line is the lowest-index optimal line."""
+    position = random_position(random.Random(41_000 + seed))
+    line = solver.best_line(position)
+    value = brute_value(position)
+    for guess in (value, value + 1, max(0, value - 2), 0, 10, -5, 99):
+        assert solver.best_line(position, guess) == line, guess
+    with pytest.raises(ValueError, match="value_guess"):
+        solver.best_line(position, 2.5)
+
+
 @settings(max_examples=150, deadline=None)
 @given(st.randoms(use_true_random=False), st.integers(OPT_NONE, OPT_ALL))
 def test_every_enhancement_is_exact(rng: random.Random, options: int) -> None:

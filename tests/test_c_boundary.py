@@ -108,6 +108,12 @@ def test_null_pointers(solver) -> None:
     assert lib.pdd_probe(solver, position(), 1, ffi.NULL) == lib.PDD_ERR_NULL
     assert lib.pdd_card_values(solver, position(), ffi.NULL, ffi.NULL) == lib.PDD_ERR_NULL
     assert lib.pdd_best_line(solver, position(), ffi.NULL, value) == lib.PDD_ERR_NULL
+    assert lib.pdd_best_line_from(solver, position(), 3, ffi.NULL, value) == lib.PDD_ERR_NULL
+    assert lib.pdd_best_line_from(ffi.NULL, position(), 3, ffi.new("int[30]"), value) == lib.PDD_ERR_NULL
+    weights = ffi.new("int[]", lib.PDD_ORDER_WEIGHTS)
+    assert lib.pdd_set_order_weights(ffi.NULL, weights, lib.PDD_ORDER_WEIGHTS) == lib.PDD_ERR_NULL
+    assert lib.pdd_set_order_weights(solver, ffi.NULL, lib.PDD_ORDER_WEIGHTS) == lib.PDD_ERR_NULL
+    assert lib.pdd_get_order_weights(solver, ffi.NULL, lib.PDD_ORDER_WEIGHTS) == lib.PDD_ERR_NULL
     assert lib.pdd_legal_moves(position(), ffi.NULL) == lib.PDD_ERR_NULL
     assert lib.pdd_set_options(ffi.NULL, 0) == lib.PDD_ERR_NULL
     lib.pdd_free(ffi.NULL)                 # a no-op, not a crash

@@ -262,7 +262,7 @@ def _outcome(request: BidRequest, position: Position, solver: Solver, value: int
     """(tricks, split) of the whole deal from the start of play."""
     prior = request.prior_tricks
     if request.defence is DefenceRule.BOTH and position.contract.kind is ContractKind.TRICKS:
-        tricks = line_tricks(position, solver.best_line(position))
+        tricks = line_tricks(position, solver.best_line(position, value))
         whole = (prior[0] + tricks[0], prior[1] + tricks[1], prior[2] + tricks[2])
         return (whole[request.seat], whole)
     if value is None:

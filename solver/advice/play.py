@@ -258,7 +258,7 @@ class ContractPlay:
             tricks = position.tricks_taken
             return (self.prior[self.declarer] + tricks[self.declarer], self._whole(tricks) if self.split else None)
         if self.split:
-            tricks = line_tricks(position, solver.best_line(position))
+            tricks = line_tricks(position, solver.best_line(position, known_value))
             return (self.prior[self.declarer] + tricks[self.declarer], self._whole(tricks))
         value = known_value if known_value is not None else solver.solve(position)
         return (self.prior[self.declarer] + value, None)
