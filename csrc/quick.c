@@ -11,13 +11,13 @@ static int top_run(unsigned own, unsigned live)
     return missing ? n - 1 - highest_card(missing) : n;
 }
 
-int quick_tricks(const board *b, const rules *r, uint32_t *counted)
+/* Top cards `seat` can cash in side suits (all suits in no trump) once on
+ * lead; *counted gets the lowest card of each run. */
+static int cash_runs(const board *b, const rules *r, int seat, uint32_t *counted)
 {
-    int seat = b->first;
     uint32_t own = b->hand[seat];
     uint32_t live = b->hand[0] | b->hand[1] | b->hand[2];
     int total = 0;
-    *counted = 0;
     for (int s = 0; s < 4; s++) {
         uint32_t suit = SUIT_MASK(s);
         if (!(own & suit) || s == r->trump)
@@ -43,6 +43,58 @@ int quick_tricks(const board *b, const rules *r, uint32_t *counted)
              * (a mark stands for the cards above it too). */
             unsigned l = suit_bits(live, s);
             *counted |= (uint32_t)rank_expand[l][1u << (popcount(l) - run)] << (8 * s);
+        }
+    }
+    return total;
+}
+
+/* A defender on lead can put his partner on lead in a side suit whose top
+ * card the partner holds, when he has a card of it and the declarer cannot
+ * ruff (he follows, or holds no trump). */
+static int partner_entry(const board *b, const rules *r, int partner)
+{
+    int leader = b->first, declarer = r->declarer;
+    uint32_t live = b->hand[0] | b->hand[1] | b->hand[2];
+    uint32_t declarer_trumps = r->trump != PDD_NO_TRUMP ? b->hand[declarer] & SUIT_MASK(r->trump) : 0;
+    for (int s = 0; s < 4; s++) {
+        uint32_t suit = SUIT_MASK(s);
+        if (s == r->trump || !(b->hand[leader] & suit))
+            continue;
+        if (!(b->hand[partner] & (1u << highest_card(live & suit))))
+            continue;
+        if ((b->hand[declarer] & suit) || !declarer_trumps)
+            return 1;
+    }
+    return 0;
+}
+
+int quick_tricks(const board *b, const rules *r, uint32_t *counted)
+{
+    int leader = b->first;
+    *counted = 0;
+    int total = cash_runs(b, r, leader, counted);
+    if (leader != r->declarer) {
+        /* The defenders: the leader cashes his runs, then leads to the
+         * partner, who cashes his (the entry trick is the first of them).
+         * Both counts stay sure when the partner never has to throw one of
+         * his run cards while the leader cashes: he follows every round when
+         * he holds a trump (else the leader's runs were cut to his length),
+         * and without trumps he has spare cards for every round. The
+         * declarer only ever discards when he holds no trump, so he cannot
+         * ruff later. Otherwise the larger of the two counts. */
+        int partner = 3 - leader - r->declarer;
+        if (partner_entry(b, r, partner)) {
+            uint32_t partner_counted = 0;
+            int partner_total = cash_runs(b, r, partner, &partner_counted);
+            int partner_trumps = r->trump != PDD_NO_TRUMP && (b->hand[partner] & SUIT_MASK(r->trump));
+            int spare = popcount(b->hand[partner]) - partner_total;
+            if (partner_total && (partner_trumps || spare >= total)) {
+                total += partner_total;
+                *counted |= partner_counted;
+            } else if (partner_total > total) {
+                total = partner_total;
+                *counted = partner_counted;
+            }
         }
     }
     return total < b->tricks_left ? total : b->tricks_left;

@@ -9,11 +9,13 @@
 
 #include "board.h"
 
-/* Tricks the seat on lead (b->first) can take by cashing top cards of side
- * suits (all suits in no trump) before anyone can ruff; 0 if none. Only at a
- * trick start. Trumps are left to master_trumps, so the two counts add up.
- * *counted gets the cards the count relied on: the lowest card of each run
- * cashed, which stands for the run (partition search, see search.c). */
+/* Tricks the side on lead can take by cashing top cards of side suits (all
+ * suits in no trump) before anyone can ruff; 0 if none. A defender on lead
+ * adds his partner's, when he can put the partner on lead in a suit whose
+ * top card the partner holds. Only at a trick start. Trumps are left to
+ * master_trumps, so the two counts add up. *counted gets the cards the count
+ * relied on: the lowest card of each run cashed, which stands for the run
+ * (partition search, see search.c). */
 int quick_tricks(const board *b, const rules *r, uint32_t *counted);
 
 /* Trump contracts, whoever leads: each trump of a side that beats every trump
