@@ -14,8 +14,8 @@
  *    that it reaches v (a second probe). Only a class that beats v is solved
  *    exactly.
  *  - Classes are tried in a heuristic order (keep trumps and high cards in a
- *    trick contract, drop high cards for misere), so v is usually the best
- *    value from the first class on.
+ *    trick contract, drop the cards that would win for misere), so v is
+ *    usually the best value from the first class on.
  *  - The solver's table is kept across the classes: deeper positions of two
  *    discards coincide (by relative ranks) once the differing cards are gone.
  */
@@ -38,15 +38,40 @@ typedef struct discard_search {
     int maximise;                      /* trick contract: more is better */
 } discard_search;
 
-/* Lower is more promising. Trick contract: drop low cards of short side suits,
- * never trumps. Misere: drop high cards, from short suits first. */
-static int discard_score(uint32_t pool, int card, const pdd_position *p)
+/* Both defenders' cards. */
+static uint32_t defence_cards(const discard_search *D)
 {
-    int suit = CARD_SUIT(card), rank = CARD_RANK(card);
-    int length = popcount(pool & SUIT_MASK(suit));
-    if (p->objective == PDD_MISERE)
-        return length - 4 * rank;
-    return (suit == p->trump ? 100 : 0) + 4 * rank + length;
+    uint32_t defence = 0;
+    for (int seat = 0; seat < 3; seat++)
+        if (seat != D->base.declarer)
+            defence |= D->base.hands[seat];
+    return defence;
+}
+
+/* Lower is more promising. Both orders were measured on seeded deals by the
+ * search's node counts.
+ * Trick contract: drop the cards with the fewest defender cards under them
+ * (those that win nothing) from short side suits, never trumps, and empty a
+ * side suit where possible (a void lets him ruff).
+ * Misere: drop the cards with the most defender cards under them (those that
+ * would win), high ones first, and empty a suit where possible (a void lets
+ * him discard): 13% fewer nodes than "drop high cards of short suits". */
+static int discard_score(const discard_search *D, uint32_t discard)
+{
+    uint32_t defence = defence_cards(D), kept = D->pool & ~discard;
+    int misere = D->base.objective == PDD_MISERE, trump = D->base.trump;
+    int score = 0;
+    for (uint32_t m = discard; m; m &= m - 1) {
+        int card = lowest_card(m), suit = CARD_SUIT(card);
+        int under = popcount(defence & SUIT_MASK(suit) & ((1u << card) - 1));
+        int length = popcount(D->pool & SUIT_MASK(suit));
+        score += misere ? length - 4 * under - CARD_RANK(card)
+                        : (suit == trump ? 100 : 0) + length + 4 * under;
+    }
+    for (int suit = 0; suit < 4; suit++)
+        if ((D->pool & SUIT_MASK(suit)) && !(kept & SUIT_MASK(suit)))
+            score -= misere ? 16 : (trump != PDD_NO_TRUMP && suit != trump ? 8 : 0);
+    return score;
 }
 
 static void start_board(discard_search *D, uint32_t kept, board *b)
@@ -71,7 +96,7 @@ static int build_classes(discard_search *D, discard_class *classes)
             board b;
             start_board(D, pool & ~discard, &b);
             tt_key key = tt_make_key(&b, &D->S->rules);
-            int score = discard_score(pool, first, &D->base) + discard_score(pool, second, &D->base);
+            int score = discard_score(D, discard);
             int k = 0;
             while (k < n && !(classes[k].key.ranks == key.ranks && classes[k].key.shape == key.shape))
                 k++;
