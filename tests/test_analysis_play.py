@@ -171,3 +171,27 @@ def test_best_line_inside_a_trick(solver: Solver) -> None:
     finished = Position.after(deal, "6c", 1, list(position.history) + list(line.cards))
     assert finished.declarer_tricks == line.value
     assert best_line(finished, solver).cards == ()
+
+
+def test_without_a_discard_the_analysis_keeps_the_cards_the_declarer_played(solver: Solver) -> None:
+    """No discard given: a best discard that keeps the declarer's cards among
+    those played; when every best discard drops one of them, a clear error."""
+    rng = random.Random(77)
+    kept_checked = refused_checked = 0
+    for _ in range(200):
+        deal = random_deal(rng, 10, talon=True)
+        found = best_discard(deal, 0, "6s", solver=solver)     # seat 0 declares and leads
+        for card in found.discards[0].cards():
+            keeping = [d for d in found.discards if not d.mask >> card.index & 1]
+            if keeping and not kept_checked:
+                analysis = analyze_play(deal, 0, "6s", [card], solver=solver)
+                assert analysis.discard == keeping[0] and analysis.steps[0].card == card
+                assert analysis.steps[0].value_before == found.value
+                kept_checked += 1
+            if not keeping and not refused_checked:
+                with pytest.raises(AnalysisError, match="no best discard keeps the cards the declarer played"):
+                    analyze_play(deal, 0, "6s", [card], solver=solver)
+                refused_checked += 1
+        if kept_checked and refused_checked:
+            return
+    pytest.fail("no deal of the seeded set shows both cases")

@@ -116,7 +116,7 @@ def _played(played: Iterable[Card | str] | str) -> list[Card]:
 
 
 def _hands_as_played(deal: Deal, declarer: int, contract: Contract, discard: Hand | str | None,
-                     leader: int, solver: Solver) -> tuple[Deal, Hand | None]:
+                     leader: int, solver: Solver, played: list[Card]) -> tuple[Deal, Hand | None]:
     if contract.kind is ContractKind.ALLPASS:
         if discard is not None:
             raise AnalysisError("all-pass has no discard")
@@ -126,11 +126,26 @@ def _hands_as_played(deal: Deal, declarer: int, contract: Contract, discard: Han
             raise AnalysisError("a discard needs the talon: give the deal as three hands and the talon")
         return deal, None
     if discard is None:
-        discard = best_discard(deal, declarer, contract, leader=leader, all_discards=False,
-                               solver=solver).discard
+        discard = _best_discard_keeping(deal, declarer, contract, leader, solver, played)
     elif isinstance(discard, str):
         discard = Hand.parse(discard)
     return deal_after_discard(deal, declarer, discard), discard
+
+
+def _best_discard_keeping(deal: Deal, declarer: int, contract: Contract, leader: int, solver: Solver,
+                          played: list[Card]) -> Hand:
+    """A best discard that keeps every card of the declarer's among the cards
+    played (those of his hand and the talon): the first such in canonical
+    order."""
+    assert deal.talon is not None
+    pool = deal.hands[declarer].mask | deal.talon.mask
+    kept = sum(1 << card.index for card in played if pool >> card.index & 1)
+    found = best_discard(deal, declarer, contract, leader=leader, all_discards=bool(kept), solver=solver)
+    for discard in found.discards:
+        if not discard.mask & kept:
+            return discard
+    raise AnalysisError(f"no best discard keeps the cards the declarer played ({Hand(kept)}); "
+                        "give his discard")
 
 
 def _start(deal: Deal, declarer: int, contract: Contract, leader: int, talon_leads: bool,
@@ -181,7 +196,7 @@ def analyze_play(
     contract = Contract.parse(contract) if isinstance(contract, str) else contract
     solver = solver or thread_solver()
     cards = _played(played)
-    hands, discard_hand = _hands_as_played(deal, declarer, contract, discard, leader, solver)
+    hands, discard_hand = _hands_as_played(deal, declarer, contract, discard, leader, solver, cards)
     position = _start(hands, declarer, contract, leader, talon_leads, four_players)
     value = solver.solve(position)
     steps: list[CardStep] = []
