@@ -312,7 +312,8 @@ static int first_best_card(pdd_solver *S, const board *b, int value)
     uint32_t m = legal_moves(b, &S->rules);
     while (m) {
         int card = lowest_card(m);
-        if (!(m & (m - 1)))
+        uint32_t equivalent = equivalence_class(b, seat, card);
+        if (!(m & ~equivalent))
             return card;    /* every other card fell short, and some card keeps it */
         board child = *b;
         play_card(&child, &S->rules, card);
@@ -321,7 +322,7 @@ static int first_best_card(pdd_solver *S, const board *b, int value)
         int keeps = want_more ? search_probe(S, &child, value) : !search_probe(S, &child, value + 1);
         if (S->stopped || keeps)
             return S->stopped ? NO_CARD : card;
-        m &= ~equivalence_class(b, seat, card);
+        m &= ~equivalent;
     }
     return NO_CARD;
 }

@@ -233,6 +233,8 @@ class Card:
     @classmethod
     def from_index(cls, index: int) -> Card:
         """The card with the given index 0..31; NotationError otherwise."""
+        if type(index) is int and 0 <= index <= 31 and cls is Card:
+            return _CARDS[index]   # cards are immutable: one object per card
         _check_int(index, "card index", 0, 31)
         return cls(index // 8, index % 8)
 
@@ -258,6 +260,9 @@ class Card:
     def pretty(self) -> str:
         """Suit symbol then rank letter: ``♠A``, ``♣T`` (ten is ``T``, never ``10``)."""
         return SUIT_SYMBOLS[self.suit] + RANKS[self.rank]
+
+
+_CARDS = tuple(Card(index // 8, index % 8) for index in range(32))
 
 
 def _suit_ranks_text(mask: int, suit: int) -> str:
@@ -384,7 +389,7 @@ class Hand:
     def cards(self) -> list[Card]:
         """The cards, spades first, high to low within each suit."""
         return [
-            Card(suit, rank)
+            _CARDS[suit * 8 + rank]
             for suit in range(4)
             for rank in range(7, -1, -1)
             if self.mask >> (suit * 8 + rank) & 1
