@@ -52,8 +52,9 @@ serve: $(INSTALLED) $(PROTO_STAMP)
 
 # The C core built with AddressSanitizer and UndefinedBehaviorSanitizer, under
 # the tests that drive it hardest: reference positions, brute-force
-# cross-checks, every error path of the C boundary, and the analyses (best
-# discard, all-pass max^n) that have C of their own.
+# cross-checks, every error path of the C boundary, the analyses (best
+# discard, all-pass max^n) that have C of their own, and the searches with
+# options off and on (partition entries against exact ones).
 sanitize: $(INSTALLED)
 	rm -rf $(SANITIZE_DIR) && mkdir -p $(SANITIZE_DIR)
 	cp -r solver $(SANITIZE_DIR)/solver
@@ -63,7 +64,8 @@ sanitize: $(INSTALLED)
 	ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	PREFDD_EXPECT_SANITIZED=1 PYTHONPATH=$(SANITIZE_DIR) \
 	$(BIN)/pytest -q -p no:randomly tests/test_c_boundary.py tests/test_reference_data.py tests/test_brute_force.py \
-		tests/test_analysis_c_boundary.py tests/test_analysis_allpass.py tests/test_analysis_discard.py
+		tests/test_analysis_c_boundary.py tests/test_analysis_allpass.py tests/test_analysis_discard.py \
+		tests/test_order_weights.py tests/test_search_consistency.py
 
 clean:
 	rm -rf build $(VENV) solver/_core*.so *.egg-info
