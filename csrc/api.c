@@ -271,7 +271,10 @@ static int card_values(pdd_solver *S, const board *b, int values[32], uint32_t *
     int value = search_value(S, b);
     if (S->stopped)
         return PDD_ERR_STOPPED;
-    int first_target = S->rules.max_seat[seat] ? value : value + 1;
+    /* No card does better for its seat than the value: a seat that wants
+     * more gets at most the value after any card, the other at least it. */
+    int more = S->rules.max_seat[seat];
+    int first_target = more ? value : value + 1;
     for (int c = 0; c < 32; c++)
         values[c] = -1;
     while (todo) {
@@ -279,7 +282,8 @@ static int card_values(pdd_solver *S, const board *b, int values[32], uint32_t *
         uint32_t same = equivalence_class(b, seat, card) & moves;
         board child = *b;
         play_card(&child, &S->rules, card);
-        int v = search_value_from(S, &child, first_target);
+        int lower = more ? child.dtricks : value, upper = more ? value : child.dtricks + child.tricks_left;
+        int v = search_value_between(S, &child, lower, upper, first_target);
         if (S->stopped)
             return PDD_ERR_STOPPED;
         for (uint32_t m = same; m; m &= m - 1)

@@ -318,7 +318,11 @@ int search_probe(pdd_solver *S, const board *b, int target)
 
 int search_value_from(pdd_solver *S, const board *b, int first_target)
 {
-    int lower = b->dtricks, upper = b->dtricks + b->tricks_left;
+    return search_value_between(S, b, b->dtricks, b->dtricks + b->tricks_left, first_target);
+}
+
+int search_value_between(pdd_solver *S, const board *b, int lower, int upper, int first_target)
+{
     int target = first_target, guessed = first_target > lower && first_target <= upper;
     /* Bisect, letting each fail-soft answer move a bound past the target.
      * After a guess, the next probe sits just past the bound it gave (a good
