@@ -176,11 +176,68 @@ static int search_marked(pdd_solver *S, const board *b, int target, uint32_t *ma
 
 /* One node of either search: `partition` is a constant in each caller, so
  * the search without marks pays nothing for them. */
+/* At a trick boundary (more than one trick left): a bound that settles the
+ * node, with its marks, or -1. Reads the position into *tp and a best card
+ * from the table into *hint, for the search and the store that follow. The
+ * table's bucket is loaded while the sure-trick bounds are worked out: a
+ * bound that settles the node saves the wait. */
+static inline __attribute__((always_inline))
+int boundary_bound(pdd_solver *S, const board *b, int target, const int partition,
+                   tt_position *tp, int *hint, uint32_t *marks)
+{
+    const rules *r = &S->rules;
+    int options = S->options, low = b->dtricks;
+    if (options & PDD_OPT_TT) {
+        tt_read_position(b, r, tp);
+        tt_prefetch(&S->table, &tp->exact);
+        if (partition) {
+            tt_read_shape(b, tp);
+            tt_prefetch_part(&S->table, tp);
+        }
+    }
+    if ((options & PDD_OPT_QUICK) && r->objective != PDD_TRICKS) {
+        int lower, upper;
+        misere_bounds(b, r, &lower, &upper);
+        if (low + lower >= target || low + upper < target) {
+            *marks = live_cards(b);   /* the bounds compare low cards too */
+            return low + lower >= target ? low + lower : low + upper;
+        }
+    }
+    if ((options & PDD_OPT_QUICK) && r->objective == PDD_TRICKS) {
+        int v = sure_trick_bound(b, r, target, marks);
+        if (v >= 0)
+            return v;
+    }
+    if (options & PDD_OPT_TT)
+        return table_bound(S, b, tp, target, partition, hint, marks);
+    return -1;
+}
+
+/* The cards to try, best first: one card per run of equivalent cards, in the
+ * heuristic order. Answers how many. */
+static inline __attribute__((always_inline))
+int moves_to_try(pdd_solver *S, const board *b, uint32_t moves, int hint, int cards[10])
+{
+    int options = S->options, seat = seat_to_move(b), n = 0;
+    if ((moves & (moves - 1)) == 0) {           /* a forced card: nothing to choose or sort */
+        cards[0] = lowest_card(moves);
+        return 1;
+    }
+    if (options & PDD_OPT_EQUIV)
+        moves = equivalence_representatives(b, moves, seat);
+    if (options & PDD_OPT_ORDER)
+        return order_moves(b, &S->rules, moves, hint, S->history[seat], S->lead_weights, cards);
+    for (uint32_t m = moves; m; m &= m - 1)
+        cards[n++] = lowest_card(m);
+    return n;
+}
+
+/* One node of either search: `partition` is a constant in each caller, so
+ * the search without marks pays nothing for them. */
 static inline __attribute__((always_inline))
 int search_node(pdd_solver *S, const board *b, int target, uint32_t *marks, const int partition)
 {
     const rules *r = &S->rules;
-    int options = S->options;
     int boundary = at_trick_start(b);
     int low = b->dtricks;
     int hint = NO_CARD;
@@ -197,53 +254,16 @@ int search_node(pdd_solver *S, const board *b, int target, uint32_t *marks, cons
     if (boundary) {
         if (b->tricks_left == 1)
             return last_trick_total(S, b, marks);
-        /* The table's bucket is loaded while the sure-trick bounds are
-         * worked out: a bound that settles the node saves the wait. */
-        if (options & PDD_OPT_TT) {
-            tt_read_position(b, r, &tp);
-            tt_prefetch(&S->table, &tp.exact);
-            if (partition) {
-                tt_read_shape(b, &tp);
-                tt_prefetch_part(&S->table, &tp);
-            }
-        }
-        if ((options & PDD_OPT_QUICK) && r->objective != PDD_TRICKS) {
-            int lower, upper;
-            misere_bounds(b, r, &lower, &upper);
-            if (low + lower >= target || low + upper < target) {
-                *marks = live_cards(b);   /* the bounds compare low cards too */
-                return low + lower >= target ? low + lower : low + upper;
-            }
-        }
-        if ((options & PDD_OPT_QUICK) && r->objective == PDD_TRICKS) {
-            int v = sure_trick_bound(b, r, target, marks);
-            if (v >= 0)
-                return v;
-        }
-        if (options & PDD_OPT_TT) {
-            int v = table_bound(S, b, &tp, target, partition, &hint, marks);
-            if (v >= 0)
-                return v;
-        }
+        int v = boundary_bound(S, b, target, partition, &tp, &hint, marks);
+        if (v >= 0)
+            return v;
     }
 
     int seat = seat_to_move(b);
     int maximise = r->max_seat[seat];
-    uint32_t legal = legal_moves(b, r), moves = legal;
-    int single = (moves & (moves - 1)) == 0;   /* a forced card: nothing to choose or sort */
-    if ((options & PDD_OPT_EQUIV) && !single)
-        moves = equivalence_representatives(b, moves, seat);
-    int cards[10], n;
-    if (single) {
-        n = 1;
-        cards[0] = lowest_card(moves);
-    } else if (options & PDD_OPT_ORDER) {
-        n = order_moves(b, r, moves, hint, S->history[seat], S->lead_weights, cards);
-    } else {
-        n = 0;
-        for (uint32_t m = moves; m; m &= m - 1)
-            cards[n++] = lowest_card(m);
-    }
+    uint32_t legal = legal_moves(b, r);
+    int cards[10];
+    int n = moves_to_try(S, b, legal, hint, cards);
 
     /* best starts at the worst this seat can end with and improves. */
     int best = maximise ? b->dtricks : b->dtricks + b->tricks_left;
@@ -273,12 +293,13 @@ int search_node(pdd_solver *S, const board *b, int target, uint32_t *marks, cons
         all_marks |= child_marks;
     }
     if (partition) {
-        if (!cut && moves != legal)
+        /* Equivalent cards were searched as one: see straddling_runs. */
+        if (!cut && n < popcount(legal))
             all_marks |= straddling_runs(b, legal, all_marks);
         *marks = all_marks;
     }
 
-    if (boundary && (options & PDD_OPT_TT))
+    if (boundary && (S->options & PDD_OPT_TT))
         table_store(S, b, &tp, target, partition, best, best_card, all_marks);
     return best;
 }
