@@ -142,7 +142,7 @@ class Solver:
         count = ffi.new("int *")
         c = to_c_position(position)
         self.call(lib.pdd_best_line_from, c, guess, cards, count)
-        return [Card.from_index(cards[i]) for i in range(count[0])]
+        return [Card.from_index(index) for index in ffi.unpack(cards, count[0])]
 
     def set_options(self, flags: int) -> None:
         """Switch search enhancements (OPT_ALL, OPT_NONE or lib.PDD_OPT_*)."""

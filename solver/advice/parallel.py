@@ -225,6 +225,7 @@ class _Engine:
         self.options = options
         self.exact = exact
         self.total = total if total is not None else (target or task_count)
+        self.wake_at = target if target is not None else task_count   # results that may end the run
         self.results: dict[int, _TaskResult] = {}
         self.next_task = 0
         self.lock = threading.Lock()
@@ -259,7 +260,12 @@ class _Engine:
                 return
             with self.changed:
                 self.results[index] = result
-                self.changed.notify()
+                # The calling thread polls every 50 ms for progress; waking it
+                # for every result would take the GIL from the workers (a
+                # thousand times a second), so only the results that may end
+                # the run wake it.
+                if len(self.results) >= self.wake_at:
+                    self.changed.notify()
 
     def _fail(self, error: BaseException) -> None:
         with self.changed:

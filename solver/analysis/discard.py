@@ -84,13 +84,9 @@ def discard_text(discard: Hand) -> str:
     return "".join(str(card) for card in discard.cards())
 
 
-def _card_order(card: Card) -> tuple[int, int]:
-    return (card.suit, -card.rank)
-
-
 def discard_order(discard: Hand) -> tuple[tuple[int, int], ...]:
     """Sort key listing discards in canonical order (spades first, high to low)."""
-    return tuple(_card_order(card) for card in discard.cards())
+    return tuple((card.suit, -card.rank) for card in discard.cards())
 
 
 @dataclass(frozen=True)

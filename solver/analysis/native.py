@@ -44,7 +44,7 @@ def best_discard_search(
     c.objective = lib.PDD_TRICKS if contract.kind is ContractKind.TRICKS else lib.PDD_MISERE
     result = ffi.new("pdd_discard_result *")
     solver.call(lib.pdd_best_discard, c, pool.mask, 1 if all_best else 0, result)
-    discards = tuple(Hand(result.discards[i]) for i in range(result.count))
+    discards = tuple(Hand(mask) for mask in ffi.unpack(result.discards, result.count))
     return DiscardSearch(result.value, discards, result.classes)
 
 
