@@ -156,6 +156,22 @@ def test_estimate_of_part_of_a_population_shrinks_with_coverage() -> None:
     assert 0 < partial.std_error < sample.std_error
 
 
+def test_estimates_over_the_same_units_agree_and_follow_new_units() -> None:
+    """Estimates of several functions over one tuple of units (as an advice
+    makes them) see the same units; another sequence, or a list changed in
+    place, is read afresh."""
+    values = [3, 5, 5, 8, 1, 0, 4]
+    units = tuple({v: 1} for v in values)
+    assert estimate(units, lambda key: key).mean == pytest.approx(statistics.mean(values))
+    assert estimate(units, lambda key: 2 * key).mean == pytest.approx(2 * statistics.mean(values))
+    other = tuple({v + 1: 1} for v in values)
+    assert estimate(other, lambda key: key).mean == pytest.approx(statistics.mean(values) + 1)
+    changing = [{v: 1} for v in values]
+    assert estimate(changing, lambda key: key).mean == pytest.approx(statistics.mean(values))
+    changing.append({100: 1})
+    assert estimate(changing, lambda key: key).mean == pytest.approx(statistics.mean(values + [100]))
+
+
 def test_sureness() -> None:
     assert sureness(Estimate(1.0, 0.0, Fraction(1))) == 1.0
     assert sureness(Estimate(0.0, 0.0, Fraction(0))) == 0.5

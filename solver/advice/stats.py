@@ -51,16 +51,28 @@ def merge_units(units: Iterable[Unit]) -> Counter:
     return total
 
 
+_last_collapse: tuple[tuple[Unit, ...], list[tuple[Unit, int]]] | None = None
+
+
 def _collapse(units: Sequence[Unit]) -> list[tuple[Unit, int]]:
     """Equal units counted once, with their multiplicity (a sample of
-    thousands of layouts holds only tens of distinct outcomes)."""
+    thousands of layouts holds only tens of distinct outcomes). An advice
+    estimates tens of options over the same units, so the last tuple of
+    units collapsed is remembered (a tuple cannot change)."""
+    global _last_collapse
+    last = _last_collapse
+    if last is not None and last[0] is units:
+        return last[1]
     counts: Counter = Counter()
     first: dict[frozenset, Unit] = {}
     for unit in units:
         signature = frozenset(unit.items())
         counts[signature] += 1
         first.setdefault(signature, unit)
-    return [(first[signature], n) for signature, n in counts.items()]
+    collapsed = [(first[signature], n) for signature, n in counts.items()]
+    if isinstance(units, tuple):
+        _last_collapse = (units, collapsed)
+    return collapsed
 
 
 def estimate(
