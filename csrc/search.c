@@ -55,23 +55,14 @@ static int stop_now(pdd_solver *S)
 }
 
 /* The table's bound for a trick-boundary position, when it settles the
- * question: the exact entry first (one cache line), then the partition
- * entries of its shape. Answers the bound and the cards the entry fixed, or
- * -1 with *hint set to a best card from any entry that agrees. */
+ * question: from the partition entries of its shape in a partition search,
+ * else from its exact entry. Answers the bound and the cards the entry fixed,
+ * or -1 with *hint set to a best card from any entry that agrees. */
 static int table_bound(pdd_solver *S, const board *b, tt_position *tp, int target,
                        int partition, int *hint, uint32_t *marks)
 {
     int low = b->dtricks, relative = NO_BEST;
     S->stats.tt_probes++;
-    const tt_entry *e = tt_find(&S->table, &tp->exact);
-    if (e) {
-        if (low + e->lower >= target || low + e->upper < target) {
-            S->stats.tt_hits++;
-            *marks = tp->live;
-            return low + e->lower >= target ? low + e->lower : low + e->upper;
-        }
-        relative = e->best;
-    }
     if (partition) {
         const part_entry *p = tt_find_part(&S->table, tp, low, target, &relative);
         if (p) {
@@ -79,12 +70,25 @@ static int table_bound(pdd_solver *S, const board *b, tt_position *tp, int targe
             *marks = tt_marks_from_spec(tp, p->spec);
             return low + p->lower >= target ? low + p->lower : low + p->upper;
         }
+    } else {
+        const tt_entry *e = tt_find(&S->table, &tp->exact);
+        if (e) {
+            if (low + e->lower >= target || low + e->upper < target) {
+                S->stats.tt_hits++;
+                *marks = tp->live;
+                return low + e->lower >= target ? low + e->lower : low + e->upper;
+            }
+            relative = e->best;
+        }
     }
     if (relative != NO_BEST)
         *hint = relative_to_card(b, relative);
     return -1;
 }
 
+/* A partition search keeps every entry in the partition table (one that
+ * fixes every card is one of them: measured, nearly none does); the other
+ * searches use the exact table. */
 static void table_store(pdd_solver *S, const board *b, tt_position *tp, int target,
                         int partition, int best, int best_card, uint32_t marks)
 {
@@ -92,16 +96,10 @@ static void table_store(pdd_solver *S, const board *b, tt_position *tp, int targ
     int lower = best >= target ? future : 0;
     int upper = best >= target ? b->tricks_left : future;
     int rel = best_card == NO_CARD ? NO_BEST : card_to_relative(b, best_card);
-    if (partition) {
-        uint32_t spec = tt_spec_from_marks(tp, marks);
-        if (spec != tt_all_places(tp)) {
-            if (!tp->shape)
-                tt_read_shape(b, tp);
-            tt_store_part(&S->table, tp, spec, lower, upper, rel);
-            return;
-        }
-    }
-    tt_store(&S->table, &tp->exact, lower, upper, rel);
+    if (partition)
+        tt_store_part(&S->table, tp, tt_spec_from_marks(tp, marks), lower, upper, rel);
+    else
+        tt_store(&S->table, &tp->exact, lower, upper, rel);
 }
 
 /* Sure tricks at a trick start (trick contracts): a bound that settles the
@@ -189,10 +187,11 @@ int boundary_bound(pdd_solver *S, const board *b, int target, const int partitio
     int options = S->options, low = b->dtricks;
     if (options & PDD_OPT_TT) {
         tt_read_position(b, r, tp);
-        tt_prefetch(&S->table, &tp->exact);
         if (partition) {
             tt_read_shape(b, tp);
             tt_prefetch_part(&S->table, tp);
+        } else {
+            tt_prefetch(&S->table, &tp->exact);
         }
     }
     if ((options & PDD_OPT_QUICK) && r->objective != PDD_TRICKS) {

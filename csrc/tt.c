@@ -129,16 +129,6 @@ void tt_read_shape(const board *b, tt_position *p)
     p->shape = p->exact.shape | (uint64_t)counts << 24 | (uint64_t)b->tricks_left << 56;
 }
 
-uint32_t tt_all_places(const tt_position *p)
-{
-    uint32_t places = 0;
-    for (int s = 0; s < 4; s++) {
-        unsigned l = suit_bits(p->live, s);
-        places |= (uint32_t)rank_compress[l][l] << (8 * s);
-    }
-    return places;
-}
-
 tt_key tt_make_key(const board *b, const rules *r)
 {
     tt_position p;

@@ -21,8 +21,10 @@
  * bound. Such entries cannot be found by their whole key, so they live in a
  * second table of buckets chosen by the shape alone (suit lengths and how
  * many cards of each suit each seat holds, the leader and the rules): a
- * look-up scans one bucket, whose entries all have that shape. Entries that
- * fix every card stay in the first table, one cache line per look-up.
+ * look-up scans one bucket, whose entries all have that shape. A partition
+ * search keeps all its entries there (nearly none fixes every card); the
+ * exact table, one cache line per look-up, serves the other searches
+ * (misere, whose bounds compare low cards, and the option switched off).
  */
 #ifndef PREFDD_TT_H
 #define PREFDD_TT_H
@@ -94,8 +96,6 @@ tt_key tt_make_key(const board *b, const rules *r);
 void tt_read_position(const board *b, const rules *r, tt_position *p);
 /* Add the partition shape (needed by the partition table only). */
 void tt_read_shape(const board *b, tt_position *p);
-/* Every live place: what an exact entry fixes. */
-uint32_t tt_all_places(const tt_position *p);
 /* Relative places fixed by `marks` (absolute cards the proof relied on): in
  * each suit, the lowest marked card and every live card above it. */
 uint32_t tt_spec_from_marks(const tt_position *p, uint32_t marks);
