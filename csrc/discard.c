@@ -35,18 +35,9 @@ typedef struct discard_search {
     pdd_solver *S;
     pdd_position base;                 /* hands[declarer] is set per discard */
     uint32_t pool;                     /* the declarer's cards before the discard */
+    uint32_t defence;                  /* both defenders' cards */
     int maximise;                      /* trick contract: more is better */
 } discard_search;
-
-/* Both defenders' cards. */
-static uint32_t defence_cards(const discard_search *D)
-{
-    uint32_t defence = 0;
-    for (int seat = 0; seat < 3; seat++)
-        if (seat != D->base.declarer)
-            defence |= D->base.hands[seat];
-    return defence;
-}
 
 /* Lower is more promising. Both orders were measured on seeded deals by the
  * search's node counts.
@@ -58,7 +49,7 @@ static uint32_t defence_cards(const discard_search *D)
  * him discard): 13% fewer nodes than "drop high cards of short suits". */
 static int discard_score(const discard_search *D, uint32_t discard)
 {
-    uint32_t defence = defence_cards(D), kept = D->pool & ~discard;
+    uint32_t defence = D->defence, kept = D->pool & ~discard;
     int misere = D->base.objective == PDD_MISERE, trump = D->base.trump;
     int score = 0;
     for (uint32_t m = discard; m; m &= m - 1) {
@@ -173,73 +164,58 @@ static int check_start(const pdd_position *p, uint32_t pool)
  * best one unless all_best). Measured faster here than best first, which
  * must start every class from the top. */
 static int search_classes_in_order(discard_search *D, const discard_class *classes, int n,
-                          int all_best, int is_best[MAX_DISCARDS])
+                                   int all_best, int is_best[MAX_DISCARDS])
 {
     int tricks = popcount(D->pool) - 2;
     int best = class_value(D, &classes[0]);
     is_best[0] = 1;
     for (int i = 1; i < n && !D->S->stopped; i++) {
         const discard_class *c = &classes[i];
-        /* Can this class beat best? Trick contract: does it reach best + 1;
-         * misere: is it held under best. */
-        int beats, tie_possible;
-        if (D->maximise) {
-            int v = best < tricks ? class_bound(D, c, best + 1) : best;
-            beats = v > best;
-            tie_possible = !beats && v == best;     /* v < best: at most v, no tie */
-        } else {
-            int v = best > 0 ? class_bound(D, c, best) : best;
-            beats = v < best;
-            tie_possible = !beats && v == best;     /* v > best: at least v, no tie */
-        }
+        /* Can this class beat best: does it reach best + 1? */
+        int v = best < tricks ? class_bound(D, c, best + 1) : best;
         if (D->S->stopped)
             break;
-        if (beats) {
+        if (v > best) {
             best = class_value(D, c);
             for (int k = 0; k < i; k++)
                 is_best[k] = 0;
             is_best[i] = 1;
-        } else if (all_best && tie_possible) {
-            /* Not better: a tie exactly when it reaches best (misere: when it
-             * is not caught for best + 1). */
-            is_best[i] = D->maximise ? class_bound(D, c, best) >= best
-                                     : class_bound(D, c, best + 1) < best + 1;
+        } else if (all_best && v == best) {
+            /* Not better, and at most v: a tie exactly when it reaches best
+             * (v < best rules a tie out). */
+            is_best[i] = class_bound(D, c, best) >= best;
         }
     }
     return best;
 }
 
-/* Misere: best first over the classes. Each class keeps a bound on its
- * value (a lower bound for misere; an upper bound where more is better), and
- * the class with the most promising bound is probed at it. A probe that
- * reaches the bound proves the class's value equals it, and no other class
- * can do better, since none has a better bound; a probe that falls short
- * moves the bound by its fail-soft answer. Classes far from the best are
- * settled by cheap probes at targets far from their values, and only the
- * best ones are searched near their values. With all_best, classes whose
- * bound ties the best value are probed too. is_best[] marks the classes
- * reaching it. Measured: 12% fewer nodes than in order for misere. */
+/* Misere: best first over the classes. Each class keeps a lower bound on
+ * its value, and the class with the lowest is probed at it: is it held to it
+ * (not caught for one more)? A probe that says so proves the class's value
+ * equals the bound, and no other class can do better, since none has a lower
+ * bound; a probe that fails raises the bound by its fail-soft answer. Classes
+ * far from the best are settled by cheap probes at targets far from their
+ * values, and only the best ones are searched near their values. With
+ * all_best, classes whose bound ties the best value are probed too.
+ * is_best[] marks the classes reaching it. Measured: 12% fewer nodes than in
+ * order for misere (trick contracts: 26% more, every class would start from
+ * ten tricks). */
 static int search_classes_best_first(discard_search *D, const discard_class *classes, int n,
                                      int all_best, int is_best[MAX_DISCARDS])
 {
-    int bound[MAX_DISCARDS], done[MAX_DISCARDS] = {0};
-    int more = D->maximise, best = -1;
-    for (int i = 0; i < n; i++)
-        bound[i] = more ? popcount(D->pool) - 2 : 0;
+    int bound[MAX_DISCARDS] = {0}, done[MAX_DISCARDS] = {0};
+    int best = -1;
     while (!D->S->stopped) {
         int pick = -1;
         for (int i = 0; i < n; i++)
-            if (!done[i] && (pick < 0 || (more ? bound[i] > bound[pick] : bound[i] < bound[pick])))
+            if (!done[i] && (pick < 0 || bound[i] < bound[pick]))
                 pick = i;
         if (pick < 0 || (best >= 0 && (!all_best || bound[pick] != best)))
             break;
-        /* More: does it reach its upper bound? Misere: is it held to its
-         * lower bound (not caught for one more)? */
-        int target = more ? bound[pick] : bound[pick] + 1;
-        int v = class_bound(D, &classes[pick], target);
+        int v = class_bound(D, &classes[pick], bound[pick] + 1);
         if (D->S->stopped)
             break;
-        if ((v >= target) == more) {
+        if (v < bound[pick] + 1) {
             done[pick] = is_best[pick] = 1;
             best = bound[pick];
         } else {
@@ -258,7 +234,11 @@ int pdd_best_discard(pdd_solver *S, const pdd_position *position, uint32_t pool,
     if (err != PDD_OK)
         return err;
 
-    discard_search D = { S, *position, pool, position->objective == PDD_TRICKS };
+    uint32_t defence = 0;
+    for (int seat = 0; seat < 3; seat++)
+        if (seat != position->declarer)
+            defence |= position->hands[seat];
+    discard_search D = { S, *position, pool, defence, position->objective == PDD_TRICKS };
     discard_class classes[MAX_DISCARDS];
     int is_best[MAX_DISCARDS] = {0};
     search_begin(S);

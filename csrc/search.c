@@ -152,28 +152,9 @@ static uint32_t straddling_runs(const board *b, uint32_t moves, uint32_t marks)
     return extra;
 }
 
-/* Fail-soft null-window search around `target`. The answer v bounds the
- * declarer's final total: if v >= target the total is at least v, otherwise it
- * is at most v. Bounds tighter than the question let the driver and the table
- * skip probes that a plain yes/no would need.
- *
- * Partition search: *marks gets the cards the proof relied on. A mark stands
- * for its card and every higher card of its suit; below the lowest mark of a
- * suit the cards are "small", and only how many each seat holds of them
- * matters, so every position that agrees on the marked places (and on those
- * counts) has the same bound, and one table entry covers them all (tt.h). A
- * card is marked when
- *  - it won a trick against another card of its own suit (its rank decided);
- *  - a sure-trick bound counted it (misere bounds compare low cards, so they
- *    mark every card);
- *  - a table entry that settled a node fixed it.
- * Small cards never decide a trick in the proof, so each small card of a seat
- * in a suit is as good as another: one searched stands for all. */
 static int search_exact(pdd_solver *S, const board *b, int target);
 static int search_marked(pdd_solver *S, const board *b, int target, uint32_t *marks);
 
-/* One node of either search: `partition` is a constant in each caller, so
- * the search without marks pays nothing for them. */
 /* At a trick boundary (more than one trick left): a bound that settles the
  * node, with its marks, or -1. Reads the position into *tp and a best card
  * from the table into *hint, for the search and the store that follow. The
@@ -231,7 +212,25 @@ int moves_to_try(pdd_solver *S, const board *b, uint32_t moves, int hint, int ca
     return n;
 }
 
-/* One node of either search: `partition` is a constant in each caller, so
+/* Fail-soft null-window search around `target`. The answer v bounds the
+ * declarer's final total: if v >= target the total is at least v, otherwise it
+ * is at most v. Bounds tighter than the question let the driver and the table
+ * skip probes that a plain yes/no would need.
+ *
+ * Partition search: *marks gets the cards the proof relied on. A mark stands
+ * for its card and every higher card of its suit; below the lowest mark of a
+ * suit the cards are "small", and only how many each seat holds of them
+ * matters, so every position that agrees on the marked places (and on those
+ * counts) has the same bound, and one table entry covers them all (tt.h). A
+ * card is marked when
+ *  - it won a trick against another card of its own suit (its rank decided);
+ *  - a sure-trick bound counted it (misere bounds compare low cards, so they
+ *    mark every card);
+ *  - a table entry that settled a node fixed it.
+ * Small cards never decide a trick in the proof, so each small card of a seat
+ * in a suit is as good as another: one searched stands for all.
+ *
+ * One node of either search: `partition` is a constant in each caller, so
  * the search without marks pays nothing for them. */
 static inline __attribute__((always_inline))
 int search_node(pdd_solver *S, const board *b, int target, uint32_t *marks, const int partition)

@@ -53,6 +53,8 @@ def _check(code: int) -> None:
         raise SearchStopped("search stopped")
     if code == lib.PDD_ERR_NO_MEMORY:
         raise MemoryError("solver table")
+    if code == lib.PDD_ERR_WEIGHTS:
+        raise OrderWeightsError(ffi.string(lib.pdd_error_text(code)).decode())
     raise PositionError(ffi.string(lib.pdd_error_text(code)).decode())
 
 
@@ -168,14 +170,7 @@ class Solver:
         if len(values) != ORDER_WEIGHTS or not all(isinstance(w, int) and not isinstance(w, bool)
                                                    for w in values):
             raise OrderWeightsError(f"give {ORDER_WEIGHTS} whole numbers, got {weights!r}")
-        if not self._lock.acquire(blocking=False):
-            raise SolverBusyError("this Solver is in use by another thread; use one Solver per thread")
-        try:
-            code = lib.pdd_set_order_weights(self._handle, ffi.new("int[]", values), len(values))
-        finally:
-            self._lock.release()
-        if code != lib.PDD_OK:
-            raise OrderWeightsError(ffi.string(lib.pdd_error_text(code)).decode())
+        self.call(lib.pdd_set_order_weights, ffi.new("int[]", values), len(values))
 
     def request_stop(self) -> None:
         """Ask a search running on another thread to stop (it raises SearchStopped)."""

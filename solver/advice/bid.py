@@ -39,7 +39,7 @@ from .errors import AdviceError
 from .layouts import LayoutSpace
 from .parallel import LayoutRun, RunOptions, RunStats, run_layouts
 from .play import OutcomeKey, discard_classes, line_tricks, made
-from .stats import Estimate, Number, estimate, merge_units, sureness
+from .stats import Estimate, Number, merge_units, sureness
 from .values import DefenceRule, Valuer, rule_scenario
 from .inputs import FULL_DECK, check_prior, parse_convention, parse_hand
 
@@ -215,8 +215,7 @@ class _Reader:
         self.weight = sum(self.merged.values())
 
     def estimate(self, f) -> Estimate:
-        return estimate(self.run.units, f, population_units=self.run.population_units,
-                        exact=self.run.stats.complete)
+        return self.run.estimate(f)
 
     def value_function(self, contract: Contract, slot: int):
         valuer = self.valuers[contract]

@@ -33,7 +33,7 @@ from .layouts import LayoutSpace
 from .native import StartSolver
 from .parallel import RunOptions, RunStats, run_layouts
 from .play import line_tricks, made
-from .stats import Estimate, Number, estimate, merge_units
+from .stats import Estimate, Number, merge_units
 from .values import DefenceRule, Valuer, rule_scenario
 from .inputs import FULL_DECK, check_prior, parse_convention, parse_hand
 
@@ -211,8 +211,6 @@ def enumerate_splits(request: EnumerationRequest, options: RunOptions | None = N
             counts[key[slot][0]] = counts.get(key[slot][0], 0) + weight
         results.append(ContractCount(
             contract, dict(sorted(counts.items())),
-            estimate(run.units, lambda key, s=slot, c=contract: 1 if made(c, key[s][0]) else 0,
-                     population_units=run.population_units, exact=run.stats.complete),
-            estimate(run.units, lambda key, s=slot, v=valuer, sc=scenario: v.declarer_value(sc, key[s]),
-                     population_units=run.population_units, exact=run.stats.complete)))
+            run.estimate(lambda key, s=slot, c=contract: 1 if made(c, key[s][0]) else 0),
+            run.estimate(lambda key, s=slot, v=valuer, sc=scenario: v.declarer_value(sc, key[s]))))
     return Enumeration(request, tuple(results), run.stats)

@@ -26,6 +26,7 @@ import random
 import threading
 import time
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Callable, Hashable, Optional
 
 from ..engine import SearchStopped, Solver
@@ -33,7 +34,7 @@ from ..notation import Hand
 from .errors import AdviceError
 from .layouts import LayoutSpace
 from .progress import Progress
-from .stats import Number, Unit
+from .stats import Estimate, Number, Unit, collapse, estimate_collapsed
 
 __all__ = ["RunOptions", "RunStats", "LayoutRun", "LayoutEvaluator", "run_layouts", "default_workers"]
 
@@ -124,6 +125,17 @@ class LayoutRun:
     units: tuple[Unit, ...]
     population_units: int | None
     stats: RunStats
+
+    @cached_property
+    def collapsed(self) -> list[tuple[Unit, int]]:
+        """The units collapsed once (an advice estimates tens of options)."""
+        return collapse(self.units)
+
+    def estimate(self, f: Callable[[Hashable], Number]) -> Estimate:
+        """The estimate of ``f`` over the run's units, exact when the run
+        counted every layout (see :func:`solver.advice.stats.estimate`)."""
+        return estimate_collapsed(self.collapsed, f, population_units=self.population_units,
+                                  exact=self.stats.complete)
 
 
 @dataclass

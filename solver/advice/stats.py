@@ -51,28 +51,16 @@ def merge_units(units: Iterable[Unit]) -> Counter:
     return total
 
 
-_last_collapse: tuple[tuple[Unit, ...], list[tuple[Unit, int]]] | None = None
-
-
-def _collapse(units: Sequence[Unit]) -> list[tuple[Unit, int]]:
+def collapse(units: Sequence[Unit]) -> list[tuple[Unit, int]]:
     """Equal units counted once, with their multiplicity (a sample of
-    thousands of layouts holds only tens of distinct outcomes). An advice
-    estimates tens of options over the same units, so the last tuple of
-    units collapsed is remembered (a tuple cannot change)."""
-    global _last_collapse
-    last = _last_collapse
-    if last is not None and last[0] is units:
-        return last[1]
+    thousands of layouts holds only tens of distinct outcomes)."""
     counts: Counter = Counter()
     first: dict[frozenset, Unit] = {}
     for unit in units:
         signature = frozenset(unit.items())
         counts[signature] += 1
         first.setdefault(signature, unit)
-    collapsed = [(first[signature], n) for signature, n in counts.items()]
-    if isinstance(units, tuple):
-        _last_collapse = (units, collapsed)
-    return collapsed
+    return [(first[signature], n) for signature, n in counts.items()]
 
 
 def estimate(
@@ -86,9 +74,21 @@ def estimate(
     number of units in the whole (finite) population when the units are chunks
     of an enumeration (None: an unbounded sample). With ``exact`` the mean is
     also given as a Fraction."""
+    return estimate_collapsed(collapse(units), f, population_units=population_units, exact=exact)
+
+
+def estimate_collapsed(
+    collapsed: Sequence[tuple[Unit, int]],
+    f: Callable[[Hashable], Number],
+    *,
+    population_units: int | None = None,
+    exact: bool = False,
+) -> Estimate:
+    """:func:`estimate` over units already collapsed (:func:`collapse`), for
+    many estimates over the same units."""
     values: dict[Hashable, Number] = {}
     totals: list[tuple[Number, Number, int]] = []
-    for unit, multiplicity in _collapse(units):
+    for unit, multiplicity in collapsed:
         weight_sum: Number = 0
         value_sum: Number = 0
         for key, weight in unit.items():

@@ -56,7 +56,7 @@ from ..scoring import Decision
 from .errors import AdviceError
 from .parallel import LayoutRun, RunOptions, RunStats, run_layouts
 from .play import ContractPlay, made
-from .stats import Estimate, Number, estimate, merge_units, sureness
+from .stats import Estimate, Number, merge_units, sureness
 from .values import Scenario, Valuer
 from .whist_request import WhistRequest, layout_space, stalingrad, ten_checked, whist_request
 
@@ -185,8 +185,7 @@ class _Scorer:
         self.cache: dict[Scenario, WhistOption] = {}
 
     def estimate(self, f: Callable[[Hashable], Number]) -> Estimate:
-        return estimate(self.run.units, f, population_units=self.run.population_units,
-                        exact=self.run.stats.complete)
+        return self.run.estimate(f)
 
     def value_of(self, scenario: Scenario, role: int) -> Callable[[Hashable], Number]:
         return lambda key: self.valuer.values(scenario, key)[role]  # type: ignore[arg-type]
