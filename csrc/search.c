@@ -343,12 +343,19 @@ int search_value_from(pdd_solver *S, const board *b, int first_target)
 int search_value_between(pdd_solver *S, const board *b, int lower, int upper, int first_target)
 {
     int target = first_target, guessed = first_target > lower && first_target <= upper;
+    int upward = S->rules.objective != PDD_TRICKS;
     /* Bisect, letting each fail-soft answer move a bound past the target.
      * After a guess, the next probe sits just past the bound it gave (a good
-     * guess is then confirmed by two probes). */
+     * guess is then confirmed by two probes).
+     * Misere (and all-pass) climbs instead, one trick above the lower bound
+     * each time: a probe below the value ("is he caught for t?", the
+     * defenders need one way) is cheap and fills the table for the next, and
+     * the one probe above it (his proof that he holds to v) is needed
+     * anyway. Measured: 10% fewer nodes than bisection, though 6 probes
+     * instead of 3.6. */
     while (lower < upper) {
         if (target <= lower || target > upper)
-            target = (lower + upper + 1) / 2;
+            target = upward ? lower + 1 : (lower + upper + 1) / 2;
         S->stats.probes++;
         int v = search_bound(S, b, target);
         if (S->stopped)
