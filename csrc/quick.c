@@ -138,7 +138,7 @@ typedef struct misere_suits {
 static void split_suits(const board *b, const rules *r, misere_suits *m)
 {
     int d = r->declarer;
-    uint32_t defence = b->hand[(d + 1) % 3] | b->hand[(d + 2) % 3];
+    uint32_t defence = b->hand[next_seat(d)] | b->hand[next_seat(next_seat(d))];
     for (int s = 0; s < 4; s++) {
         m->dec[s] = b->hand[d] & SUIT_MASK(s);
         m->def[s] = defence & SUIT_MASK(s);
@@ -181,8 +181,8 @@ static int declarer_exit(const board *b, int d, int top)
         if (!own)
             continue;
         int card = top ? highest_card(own) : lowest_card(own);
-        for (int o = 1; o <= 2; o++) {
-            uint32_t theirs = b->hand[(d + o) % 3] & SUIT_MASK(s);
+        for (int o = next_seat(d); o != d; o = next_seat(o)) {
+            uint32_t theirs = b->hand[o] & SUIT_MASK(s);
             if (theirs && lowest_card(theirs) > card)
                 return 1;
         }
@@ -228,7 +228,7 @@ static int leader_meets_declarer(const misere_suits *m, const board *b)
     return 0;
 }
 
-void misere_bounds(const board *b, const rules *r, int *lower, int *upper)
+void misere_bounds(const board *b, const rules *r, int target_tricks, int *lower, int *upper)
 {
     int d = r->declarer, n = b->tricks_left;
     misere_suits m;
@@ -248,7 +248,10 @@ void misere_bounds(const board *b, const rules *r, int *lower, int *upper)
         return;
     }
     /* The trick about to start is settled already: either the declarer must
-     * win it, or he can surely lose it. */
+     * win it, or he can surely lose it. Such bounds (1 or n - 1) only answer
+     * questions at the ends, so they are not worked out for the others. */
+    if (target_tricks > 1 && target_tricks < n)
+        return;
     if (b->first == d ? !declarer_exit(b, d, 0) : defender_can_force(b, d))
         *lower = 1;
     else

@@ -27,7 +27,9 @@ void master_trumps(const board *b, const rules *r, int *declarer_sure, int *defe
 
 /* Misere, no trump, at a trick start: bounds on the declarer's future tricks
  * (lower <= value - tricks taken <= upper), each proved by a strategy that
- * the side concerned can always follow. */
-void misere_bounds(const board *b, const rules *r, int *lower, int *upper);
+ * the side concerned can always follow. target_tricks is the future tricks
+ * the search asks about: bounds that cannot settle it may be left out (0
+ * and tricks left are always safe answers). */
+void misere_bounds(const board *b, const rules *r, int target_tricks, int *lower, int *upper);
 
 #endif

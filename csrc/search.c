@@ -177,7 +177,7 @@ int boundary_bound(pdd_solver *S, const board *b, int target, const int partitio
     }
     if ((options & PDD_OPT_QUICK) && r->objective != PDD_TRICKS) {
         int lower, upper;
-        misere_bounds(b, r, &lower, &upper);
+        misere_bounds(b, r, target - low, &lower, &upper);
         if (low + lower >= target || low + upper < target) {
             *marks = live_cards(b);   /* the bounds compare low cards too */
             return low + lower >= target ? low + lower : low + upper;
