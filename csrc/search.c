@@ -313,6 +313,11 @@ static int search_marked(pdd_solver *S, const board *b, int target, uint32_t *ma
     return search_node(S, b, target, marks, 1);
 }
 
+int search_ordered_moves(pdd_solver *S, const board *b, int cards[10])
+{
+    return moves_to_try(S, b, legal_moves(b, &S->rules), NO_CARD, cards);
+}
+
 void search_begin(pdd_solver *S)
 {
     S->stopped = 0;
