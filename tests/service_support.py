@@ -42,6 +42,14 @@ def client_for(server: RunningServer, **options: object) -> AnalysisClient:
     return AnalysisClient(f"{LOOPBACK}:{server.port}", **options)  # type: ignore[arg-type]
 
 
+@pytest.fixture(scope="module")
+def client(server: RunningServer) -> Iterator[AnalysisClient]:
+    """A client of the module's ``server`` fixture (each service test module
+    starts its own server, with the options it tests)."""
+    with client_for(server) as connected:
+        yield connected
+
+
 def random_deal(seed: int) -> Deal:
     """A full random deal (10 cards each and a talon)."""
     cards = random.Random(seed).sample(range(32), 32)

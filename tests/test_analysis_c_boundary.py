@@ -6,34 +6,15 @@ import pytest
 
 from solver._core import ffi, lib
 
-H0 = 0b111 << 0          # 7s 8s 9s
-H1 = 0b111 << 8          # 7c 8c 9c
-H2 = 0b111 << 16         # 7d 8d 9d
+from c_positions import H0, H1, H2, c_position, solver  # noqa: F401  (solver: a fixture)
+
 POOL = H1 | 0b11 << 24   # seat 1's clubs and a talon of 7h 8h
 
 
 def position(**fields):
-    p = ffi.new("pdd_position *")
-    p.hands[0], p.hands[1], p.hands[2] = H0, H1, H2
-    p.trump = 4
-    p.declarer = 1
-    for name, value in fields.items():
-        if name == "hands":
-            for i, h in enumerate(value):
-                p.hands[i] = h
-        elif name in ("trick", "talon"):
-            for i, c in enumerate(value):
-                getattr(p, name)[i] = c
-        else:
-            setattr(p, name, value)
-    return p
-
-
-@pytest.fixture(scope="module")
-def solver():
-    s = lib.pdd_new(1 << 20)
-    yield s
-    lib.pdd_free(s)
+    """Seat 1 declares unless told otherwise."""
+    fields.setdefault("declarer", 1)
+    return c_position(**fields)
 
 
 def best_discard(solver, p, pool=POOL, all_best=1):

@@ -6,32 +6,8 @@ import pytest
 
 from solver._core import ffi, lib
 
-H0 = 0b111 << 0          # 7s 8s 9s
-H1 = 0b111 << 8          # 7c 8c 9c
-H2 = 0b111 << 16         # 7d 8d 9d
-
-
-def position(**fields):
-    p = ffi.new("pdd_position *")
-    p.hands[0], p.hands[1], p.hands[2] = H0, H1, H2
-    p.trump = 4
-    for name, value in fields.items():
-        if name == "hands":
-            for i, h in enumerate(value):
-                p.hands[i] = h
-        elif name in ("trick", "talon"):
-            for i, c in enumerate(value):
-                getattr(p, name)[i] = c
-        else:
-            setattr(p, name, value)
-    return p
-
-
-@pytest.fixture(scope="module")
-def solver():
-    s = lib.pdd_new(1 << 20)
-    yield s
-    lib.pdd_free(s)
+from c_positions import H0, H1, H2, solver  # noqa: F401  (solver: a fixture)
+from c_positions import c_position as position
 
 
 def solve(solver, p) -> tuple[int, int]:

@@ -13,7 +13,7 @@ from typing import Iterator
 import grpc
 import pytest
 
-from service_support import GUARD, client_for, running_server, wait_until
+from service_support import GUARD, client, client_for, running_server, wait_until  # noqa: F401  (client: a fixture)
 
 from solver.advice import (AuctionFilter, RunOptions, advise_bid, advise_whist, bid_request,
                            enumerate_splits, enumeration_request, whist_request)
@@ -39,12 +39,6 @@ ENDGAME = "AK.7..J9 .Q9.Q8.T 7.T.9.AK"
 def server() -> Iterator[RunningServer]:
     with running_server(workers=2, advice_workers=2) as running:
         yield running
-
-
-@pytest.fixture(scope="module")
-def client(server: RunningServer) -> Iterator[AnalysisClient]:
-    with client_for(server) as connected:
-        yield connected
 
 
 def advice_threads() -> list[threading.Thread]:

@@ -11,7 +11,7 @@ from typing import Iterator
 import grpc
 import pytest
 
-from service_support import GUARD, client_for, random_deal, running_server, wait_until
+from service_support import GUARD, client, client_for, random_deal, running_server, wait_until  # noqa: F401  (client: a fixture)
 
 from solver import Deal, Position, Solver
 from solver.analysis import (allpass_line, allpass_values, analyze_play, best_discard, discard_table,
@@ -35,12 +35,6 @@ SEATS = {pb.SEAT_FIRST: 0, pb.SEAT_SECOND: 1, pb.SEAT_THIRD: 2}
 def server() -> Iterator[RunningServer]:
     with running_server(workers=2) as running:
         yield running
-
-
-@pytest.fixture(scope="module")
-def client(server: RunningServer) -> Iterator[AnalysisClient]:
-    with client_for(server) as connected:
-        yield connected
 
 
 def seat(value: int) -> int | None:

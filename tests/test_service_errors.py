@@ -10,7 +10,7 @@ from typing import Iterator
 import grpc
 import pytest
 
-from service_support import GUARD, client_for, running_server, wait_until
+from service_support import GUARD, client, client_for, running_server, wait_until  # noqa: F401  (client: a fixture)
 
 from solver import Deal, Hand, Position, Solver
 from solver.engine import OPT_NONE
@@ -30,12 +30,6 @@ MAX_ITEMS = 8
 def server() -> Iterator[RunningServer]:
     with running_server(workers=1, max_message_bytes=MAX_MESSAGE, max_batch_items=MAX_ITEMS) as running:
         yield running
-
-
-@pytest.fixture(scope="module")
-def client(server: RunningServer) -> Iterator[AnalysisClient]:
-    with client_for(server) as connected:
-        yield connected
 
 
 def call_error(call, request) -> grpc.RpcError:  # type: ignore[no-untyped-def]

@@ -10,7 +10,7 @@ from typing import Iterator
 import pytest
 
 from conftest import LOCAL_DATA, SHARED_DATA, load_jsonl, shared_file
-from service_support import client_for, random_deal, running_server
+from service_support import client, random_deal, running_server  # noqa: F401  (client: a fixture)
 
 from solver import Hand, Position, Solver
 from solver.batch import evaluate
@@ -35,12 +35,6 @@ VECTORS = _json(SHARED_DATA / "scoring-vectors.json").get("vectors", [])
 def server() -> Iterator[RunningServer]:
     with running_server(workers=2) as running:
         yield running
-
-
-@pytest.fixture(scope="module")
-def client(server: RunningServer) -> Iterator[AnalysisClient]:
-    with client_for(server) as connected:
-        yield connected
 
 
 def test_reference_data_is_present() -> None:
