@@ -117,6 +117,13 @@ static int sure_trick_bound(const board *b, const rules *r, int target, uint32_t
     } else {
         defence_sure += cash;
         defence_cards |= cashed;
+        /* The defenders may have to hand him the lead at once (only worth
+         * working out when his cards could reach the target). */
+        uint32_t regained;
+        if (b->dtricks + declarer_sure + popcount(b->hand[r->declarer]) >= target) {
+            declarer_sure += declarer_regains(b, r, &regained);
+            declarer_cards |= regained;
+        }
     }
     if (b->dtricks + declarer_sure >= target) {
         *marks = declarer_cards;
