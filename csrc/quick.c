@@ -11,38 +11,50 @@ static int top_run(unsigned own, unsigned live)
     return missing ? n - 1 - highest_card(missing) : n;
 }
 
-/* Top cards `seat` can cash in side suits (all suits in no trump) once on
- * lead; *counted gets the lowest card of each run. */
+/* Tricks `seat` can cash in side suits (all suits in no trump) once on
+ * lead: the top cards he holds in an unbroken run and, when neither other
+ * player holds more cards of the suit than that run, his small cards of it
+ * too (the others are out of it by then). *counted gets the lowest card of
+ * each top run. */
 static int cash_runs(const board *b, const rules *r, int seat, uint32_t *counted)
 {
     uint32_t own = b->hand[seat];
     uint32_t live = b->hand[0] | b->hand[1] | b->hand[2];
+    int left = next_seat(seat), right = next_seat(left);
     int total = 0;
+#pragma GCC unroll 4   /* measured: without it the loop is no longer unrolled (+4 % instructions) */
     for (int s = 0; s < 4; s++) {
         uint32_t suit = SUIT_MASK(s);
         if (!(own & suit) || s == r->trump)
             continue;   /* trumps are counted by master_trumps */
-        int run = top_run(suit_bits(own, s), suit_bits(live, s));
-        if (run && r->trump != PDD_NO_TRUMP) {
+        int top = top_run(suit_bits(own, s), suit_bits(live, s)), run = top;
+        if (!top)
+            continue;
+        int length = popcount(own & suit);
+        if (length > top && popcount(b->hand[left] & suit) <= top && popcount(b->hand[right] & suit) <= top)
+            run = length;   /* the others are out of the suit once the top is cashed */
+        if (r->trump != PDD_NO_TRUMP) {
             /* A player out of the suit who holds a trump must ruff: the run
              * is safe only for as many rounds as such a player can follow.
              * Players without trumps just discard, and their discards cannot
              * matter to another suit's count (only trump holders limit it). */
-            for (int o = 1; o <= 2; o++) {
-                int other = o == 1 ? next_seat(seat) : next_seat(next_seat(seat));
+            for (int other = left; other != seat; other = next_seat(other)) {
                 if (b->hand[other] & SUIT_MASK(r->trump)) {
-                    int length = popcount(b->hand[other] & suit);
-                    if (length < run)
-                        run = length;
+                    int follows = popcount(b->hand[other] & suit);
+                    if (follows < run)
+                        run = follows;
                 }
             }
         }
         total += run;
         if (run) {
-            /* The run is the suit's top `run` live cards: mark its lowest
-             * (a mark stands for the cards above it too). */
+            /* The count rests on the suit's top min(run, top) live cards
+             * being his (his small cards after them win by length, whatever
+             * their ranks): mark the lowest of those (a mark stands for the
+             * cards above it too). */
             unsigned l = suit_bits(live, s);
-            *counted |= (uint32_t)rank_expand[l][1u << (popcount(l) - run)] << (8 * s);
+            int fixed = run < top ? run : top;
+            *counted |= (uint32_t)rank_expand[l][1u << (popcount(l) - fixed)] << (8 * s);
         }
     }
     return total;
