@@ -14,9 +14,10 @@ static int top_run(unsigned own, unsigned live)
 /* Tricks `seat` can cash in side suits (all suits in no trump) once on
  * lead: the top cards he holds in an unbroken run and, when neither other
  * player holds more cards of the suit than that run, his small cards of it
- * too (the others are out of it by then). *counted gets the lowest card of
- * each top run. */
-static int cash_runs(const board *b, const rules *r, int seat, uint32_t *counted)
+ * too (the others are out of it by then). With can_ruff, a run lasts only
+ * as long as every other trump holder can follow (0 when nobody else holds
+ * a trump any more). *counted gets the lowest card of each top run. */
+static int cash_runs(const board *b, const rules *r, int seat, int can_ruff, uint32_t *counted)
 {
     uint32_t own = b->hand[seat];
     uint32_t live = b->hand[0] | b->hand[1] | b->hand[2];
@@ -33,7 +34,7 @@ static int cash_runs(const board *b, const rules *r, int seat, uint32_t *counted
         int length = popcount(own & suit);
         if (length > top && popcount(b->hand[left] & suit) <= top && popcount(b->hand[right] & suit) <= top)
             run = length;   /* the others are out of the suit once the top is cashed */
-        if (r->trump != PDD_NO_TRUMP) {
+        if (can_ruff && r->trump != PDD_NO_TRUMP) {
             /* A player out of the suit who holds a trump must ruff: the run
              * is safe only for as many rounds as such a player can follow.
              * Players without trumps just discard, and their discards cannot
@@ -84,7 +85,7 @@ int quick_tricks(const board *b, const rules *r, uint32_t *counted)
 {
     int leader = b->first;
     *counted = 0;
-    int total = cash_runs(b, r, leader, counted);
+    int total = cash_runs(b, r, leader, 1, counted);
     if (leader != r->declarer) {
         /* The defenders: the leader cashes his runs, then leads to the
          * partner, who cashes his (the entry trick is the first of them).
@@ -97,7 +98,7 @@ int quick_tricks(const board *b, const rules *r, uint32_t *counted)
         int partner = 3 - leader - r->declarer;
         if (partner_entry(b, r, partner)) {
             uint32_t partner_counted = 0;
-            int partner_total = cash_runs(b, r, partner, &partner_counted);
+            int partner_total = cash_runs(b, r, partner, 1, &partner_counted);
             int partner_trumps = r->trump != PDD_NO_TRUMP && (b->hand[partner] & SUIT_MASK(r->trump));
             int spare = popcount(b->hand[partner]) - partner_total;
             if (partner_total && (partner_trumps || spare >= total)) {
@@ -129,7 +130,28 @@ int declarer_regains(const board *b, const rules *r, uint32_t *counted)
         if (s != r->trump && partner_trumps && !(b->hand[partner] & suit))
             return 0;     /* the partner could ruff the declarer's top card */
     }
-    return cash_runs(b, r, d, counted);
+    return cash_runs(b, r, d, 1, counted);
+}
+
+int drawing_trumps(const board *b, const rules *r, uint32_t *counted)
+{
+    int leader = b->first, left = next_seat(leader), right = next_seat(left);
+    *counted = 0;
+    if (r->trump == PDD_NO_TRUMP)
+        return 0;
+    uint32_t trumps = SUIT_MASK(r->trump);
+    uint32_t own = b->hand[leader] & trumps;
+    uint32_t theirs = (b->hand[left] | b->hand[right]) & trumps;
+    if (!own || !theirs)
+        return 0;       /* nothing to draw: master_trumps and quick_tricks say it all */
+    uint32_t masters = own & ~((2u << highest_card(theirs)) - 1);
+    int rounds = popcount(masters);
+    if (popcount(b->hand[left] & trumps) > rounds || popcount(b->hand[right] & trumps) > rounds)
+        return 0;
+    uint32_t runs = 0;
+    int total = popcount(own) + cash_runs(b, r, leader, 0, &runs);
+    *counted = (masters & -masters) | runs;
+    return total < b->tricks_left ? total : b->tricks_left;
 }
 
 /* The cards of `mine` above every card of `theirs` (same suit). */

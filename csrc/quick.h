@@ -28,6 +28,14 @@ int quick_tricks(const board *b, const rules *r, uint32_t *counted);
  * which master_trumps counts), else 0. *counted as for quick_tricks. */
 int declarer_regains(const board *b, const rules *r, uint32_t *counted);
 
+/* Trump contracts: when the top trumps of the seat on lead outnumber each
+ * other player's trumps, he draws them, and then every trump of his wins and
+ * his side suits cash as in no trump (nobody left to ruff, his partner
+ * included; discards only shorten the others' suits). Answers his trumps
+ * plus those runs, or 0. *counted: his lowest top trump and the runs' cards
+ * (see quick_tricks). */
+int drawing_trumps(const board *b, const rules *r, uint32_t *counted);
+
 /* Trump contracts, whoever leads: each trump of a side that beats every trump
  * of the other side wins a trick of its own whenever it is played. Sets the
  * declarer's and the defenders' counts (0 in no trump), and the trumps

@@ -114,6 +114,14 @@ static int sure_trick_bound(const board *b, const rules *r, int target, uint32_t
     if (r->max_seat[b->first]) {
         declarer_sure += cash;
         declarer_cards |= cashed;
+        /* Or he draws trumps first, and then nobody can ruff. (A defender
+         * can too, but measured: it settles almost nothing more.) */
+        uint32_t drawn;
+        int after_drawing = r->trump != PDD_NO_TRUMP ? drawing_trumps(b, r, &drawn) : 0;
+        if (after_drawing > declarer_sure) {
+            declarer_sure = after_drawing;
+            declarer_cards = drawn;
+        }
     } else {
         defence_sure += cash;
         defence_cards |= cashed;
