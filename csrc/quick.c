@@ -12,9 +12,9 @@ static int top_run(unsigned own, unsigned live)
 }
 
 /* Tricks `seat` can cash in side suits (all suits in no trump) once on
- * lead: the top cards he holds in an unbroken run and, when neither other
- * player holds more cards of the suit than that run, his small cards of it
- * too (the others are out of it by then). With can_ruff, a run lasts only
+ * lead: the top cards he holds in an unbroken run and, in no trump, when
+ * neither other player holds more cards of the suit than that run, his small
+ * cards of it too (the others are out of it by then). With can_ruff, a run lasts only
  * as long as every other trump holder can follow (0 when nobody else holds
  * a trump any more). *counted gets the lowest card of each top run. */
 static int cash_runs(const board *b, const rules *r, int seat, int can_ruff, uint32_t *counted)
@@ -31,9 +31,14 @@ static int cash_runs(const board *b, const rules *r, int seat, int can_ruff, uin
         int top = top_run(suit_bits(own, s), suit_bits(live, s)), run = top;
         if (!top)
             continue;
+        /* Long cards: the others are out of the suit once the top is
+         * cashed. No trump only: in a trump contract they count only when
+         * nobody else holds a trump, and measured there they cost more time
+         * than they saved. */
         int length = popcount(own & suit);
-        if (length > top && popcount(b->hand[left] & suit) <= top && popcount(b->hand[right] & suit) <= top)
-            run = length;   /* the others are out of the suit once the top is cashed */
+        if (r->trump == PDD_NO_TRUMP && length > top && popcount(b->hand[left] & suit) <= top
+            && popcount(b->hand[right] & suit) <= top)
+            run = length;
         if (can_ruff && r->trump != PDD_NO_TRUMP) {
             /* A player out of the suit who holds a trump must ruff: the run
              * is safe only for as many rounds as such a player can follow.

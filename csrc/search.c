@@ -126,9 +126,11 @@ static int sure_trick_bound(const board *b, const rules *r, int target, uint32_t
         defence_sure += cash;
         defence_cards |= cashed;
         /* The defenders may have to hand him the lead at once (only worth
-         * working out when his cards could reach the target). */
+         * working out when his cards could reach the target). No trump
+         * only: measured, in trump contracts it settles too few nodes (-2 %)
+         * to pay for itself (+2 % time). */
         uint32_t regained;
-        if (b->dtricks + declarer_sure + popcount(b->hand[r->declarer]) >= target) {
+        if (r->trump == PDD_NO_TRUMP && b->dtricks + declarer_sure + popcount(b->hand[r->declarer]) >= target) {
             declarer_sure += declarer_regains(b, r, &regained);
             declarer_cards |= regained;
         }
