@@ -12,11 +12,12 @@ static int top_run(unsigned own, unsigned live)
 }
 
 /* Tricks `seat` can cash in side suits (all suits in no trump) once on
- * lead: the top cards he holds in an unbroken run and, in no trump, when
- * neither other player holds more cards of the suit than that run, his small
- * cards of it too (the others are out of it by then). With can_ruff, a run lasts only
- * as long as every other trump holder can follow (0 when nobody else holds
- * a trump any more). *counted gets the lowest card of each top run. */
+ * lead: the top cards he holds in an unbroken run and, when nobody can ruff
+ * and neither other player holds more cards of the suit than that run, his
+ * small cards of it too (the others are out of it by then). With can_ruff,
+ * a run lasts only as long as every other trump holder can follow; without,
+ * nobody else holds a trump any more. *counted gets the lowest card of each
+ * top run. */
 static int cash_runs(const board *b, const rules *r, int seat, int can_ruff, uint32_t *counted)
 {
     uint32_t own = b->hand[seat];
@@ -32,11 +33,11 @@ static int cash_runs(const board *b, const rules *r, int seat, int can_ruff, uin
         if (!top)
             continue;
         /* Long cards: the others are out of the suit once the top is
-         * cashed. No trump only: in a trump contract they count only when
-         * nobody else holds a trump, and measured there they cost more time
-         * than they saved. */
+         * cashed. Not while anyone else may hold a trump: there they could
+         * only count when nobody does, and checking for that measured more
+         * time than it saved. */
         int length = popcount(own & suit);
-        if (r->trump == PDD_NO_TRUMP && length > top && popcount(b->hand[left] & suit) <= top
+        if ((r->trump == PDD_NO_TRUMP || !can_ruff) && length > top && popcount(b->hand[left] & suit) <= top
             && popcount(b->hand[right] & suit) <= top)
             run = length;
         if (can_ruff && r->trump != PDD_NO_TRUMP) {
