@@ -277,9 +277,7 @@ static int card_values(pdd_solver *S, const board *b, int values[32], uint32_t *
     for (int i = 0; i < n; i++) {
         board child = *b;
         play_card(&child, &S->rules, cards[i]);
-        int v = best < 0 ? search_value(S, &child)
-                         : search_value_between(S, &child, child.dtricks, child.dtricks + child.tricks_left,
-                                                more ? best : best + 1);
+        int v = search_value_from(S, &child, best < 0 ? -1 : more ? best : best + 1);
         if (S->stopped)
             return PDD_ERR_STOPPED;
         if (best < 0 || (more ? v > best : v < best))

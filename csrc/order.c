@@ -107,8 +107,8 @@ static int misere_lead_features(const order_context *x, int card, uint32_t dec)
     int suit = CARD_SUIT(card), rank = CARD_RANK(card);
     uint32_t sm = SUIT_MASK(suit);
     if (seat == declarer) {
-        for (int o = 1; o <= 2; o++) {
-            uint32_t theirs = b->hand[o == 1 ? next_seat(seat) : next_seat(next_seat(seat))] & sm;
+        for (int o = next_seat(seat); o != seat; o = next_seat(o)) {
+            uint32_t theirs = b->hand[o] & sm;
             if (theirs && lowest_card(theirs) > card)
                 return WEIGHT(W_MIS_EXIT) + rank;
         }

@@ -121,20 +121,15 @@ int quick_tricks(const board *b, const rules *r, uint32_t *counted)
 
 int declarer_regains(const board *b, const rules *r, uint32_t *counted)
 {
-    int d = r->declarer, leader = b->first, partner = 3 - leader - d;
+    int d = r->declarer, leader = b->first;
     uint32_t live = b->hand[0] | b->hand[1] | b->hand[2];
-    int partner_trumps = r->trump != PDD_NO_TRUMP && (b->hand[partner] & SUIT_MASK(r->trump));
     *counted = 0;
-    if (leader == d)
+    if (r->trump != PDD_NO_TRUMP || leader == d)
         return 0;
     for (int s = 0; s < 4; s++) {
         uint32_t suit = live & SUIT_MASK(s);
-        if (!(b->hand[leader] & suit))
-            continue;
-        if (!(b->hand[d] & (1u << highest_card(suit))))
+        if ((b->hand[leader] & suit) && !(b->hand[d] & (1u << highest_card(suit))))
             return 0;     /* the leader has a suit the declarer does not top */
-        if (s != r->trump && partner_trumps && !(b->hand[partner] & suit))
-            return 0;     /* the partner could ruff the declarer's top card */
     }
     return cash_runs(b, r, d, 1, counted);
 }

@@ -33,8 +33,6 @@ int search_value(pdd_solver *S, const board *b);
 /* The same, asking "is it at least first_target?" first (a good guess saves
  * probes: e.g. a child's value is usually its parent's). */
 int search_value_from(pdd_solver *S, const board *b, int first_target);
-/* The same, when the value is known to lie in lower..upper (totals). */
-int search_value_between(pdd_solver *S, const board *b, int lower, int upper, int first_target);
 /* The legal cards at b in the order the search tries them, one card per run
  * of equivalent cards (with the options that do so). Answers how many. */
 int search_ordered_moves(pdd_solver *S, const board *b, int cards[10]);

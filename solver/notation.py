@@ -171,6 +171,19 @@ def _finish_rank_first_card(token: str, pos: int, rank: int, after: int) -> tupl
     return Card(suit, rank), pos
 
 
+def _finish_suit_first_card(token: str, pos: int, suit: int, after: int) -> tuple[Card, int]:
+    """Finish a card written suit first ('sA', '♠10') whose suit was read at
+    ``token[pos:after]``; return (card, next position)."""
+    rank_read = _read_rank(token, after)
+    if rank_read is None:
+        raise NotationError(
+            f"card {token[pos:after + 1]!r} in {token!r}: suit "
+            f"{token[pos:after]!r} is not followed by a rank ({_RANK_HELP})"
+        )
+    rank, pos = rank_read
+    return Card(suit, rank), pos
+
+
 def _scan_cards(token: str) -> list[Card]:
     """Read a token made of whole cards only, written together: 'AsKs', 'sAsK', '10c'.
 
@@ -183,20 +196,11 @@ def _scan_cards(token: str) -> list[Card]:
         suit_read = _read_suit(token, pos)
         if rank_read is not None:
             card, pos = _finish_rank_first_card(token, pos, *rank_read)
-            cards.append(card)
-            continue
-        if suit_read is not None:
-            suit, after = suit_read
-            rank_read = _read_rank(token, after)
-            if rank_read is None:
-                raise NotationError(
-                    f"card {token[pos:after + 1]!r} in {token!r}: suit "
-                    f"{token[pos:after]!r} is not followed by a rank ({_RANK_HELP})"
-                )
-            rank, pos = rank_read
+        elif suit_read is not None:
+            card, pos = _finish_suit_first_card(token, pos, *suit_read)
         else:
             raise _not_rank_or_suit(token, pos)
-        cards.append(Card(suit, rank))
+        cards.append(card)
     return cards
 
 
