@@ -172,9 +172,10 @@ static int search_marked(pdd_solver *S, const board *b, int target, uint32_t *ma
 
 /* At a trick boundary (more than one trick left): a bound that settles the
  * node, with its marks, or -1. Reads the position into *tp and a best card
- * from the table into *hint, for the search and the store that follow. The
- * table's bucket is loaded while the sure-trick bounds are worked out: a
- * bound that settles the node saves the wait. */
+ * from the table into *hint, for the search and the store that follow. In
+ * misere the table's bucket is loaded while the misere bounds are worked out
+ * (a bound that settles the node saves the wait); in trick contracts the
+ * table comes first, as its hits save the dearer sure-trick counts. */
 static inline __attribute__((always_inline))
 int boundary_bound(pdd_solver *S, const board *b, int target, const int partition,
                    tt_position *tp, int *hint, uint32_t *marks)
@@ -198,13 +199,15 @@ int boundary_bound(pdd_solver *S, const board *b, int target, const int partitio
             return low + lower >= target ? low + lower : low + upper;
         }
     }
-    if ((options & PDD_OPT_QUICK) && r->objective == PDD_TRICKS) {
-        int v = sure_trick_bound(b, r, target, marks);
+    if (options & PDD_OPT_TT) {
+        int v = table_bound(S, b, tp, target, partition, hint, marks);
         if (v >= 0)
             return v;
     }
-    if (options & PDD_OPT_TT)
-        return table_bound(S, b, tp, target, partition, hint, marks);
+    /* The sure tricks come after the table: working them out costs more than
+     * a look-up that misses (measured: -5 % instructions, +0.5 % nodes). */
+    if ((options & PDD_OPT_QUICK) && r->objective == PDD_TRICKS)
+        return sure_trick_bound(b, r, target, marks);
     return -1;
 }
 
