@@ -93,6 +93,8 @@ void tt_new_generation(tt *t);
 size_t tt_bytes(const tt *t);
 
 tt_key tt_make_key(const board *b, const rules *r);
+/* A hash of the whole key (every bit counts), for choosing buckets. */
+uint64_t tt_key_hash(const tt_key *k);
 void tt_read_position(const board *b, const rules *r, tt_position *p);
 /* Add the partition shape (needed by the partition table only). */
 void tt_read_shape(const board *b, tt_position *p);

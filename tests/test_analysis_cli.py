@@ -19,6 +19,7 @@ from solver.analysis import (
 from solver.analysis.cli import run_stoppable
 from solver.batch import evaluate_line
 from solver.cli import main
+from solver.engine import OPT_ALL, OPT_NONE
 
 FULL = "AQ7.K98.KT.QJ K.AQ7.AQ7.T87 JT98.JT.98.A9 ..J.K"
 
@@ -112,23 +113,27 @@ def test_best_discard_request_in_batch() -> None:
         {k: v for k, v in request.items() if k != "declarer"})))["error"]
 
 
-HEAVY = "KQJ97.A.987.Q .QJT8.KJ.AKJ9 A.K97.AQT.T87 T8..."   # a max^n line of many seconds
+HEAVY = "KQJ97.A.987.Q .QJT8.KJ.AKJ9 A.K97.AQT.T87 T8..."
 
 
 def test_ctrl_c_stops_a_long_search() -> None:
     solver = Solver(table_mib=1)
+    solver.set_options(OPT_NONE)   # plain alpha-beta: many seconds on a full deal
     timer = threading.Timer(0.3, _thread.interrupt_main)
     timer.start()
     try:
         with pytest.raises(KeyboardInterrupt):
-            run_stoppable(lambda: allpass_line(HEAVY, solver=solver), solver)
+            run_stoppable(lambda: allpass_values(HEAVY, solver=solver), solver)
     finally:
         timer.cancel()
     # The stop was asked of the solver, and stays until cleared.
     with pytest.raises(SearchStopped):
-        allpass_line(HEAVY, solver=solver)
+        allpass_values(HEAVY, solver=solver)
     solver.clear_stop()
+    solver.set_options(OPT_ALL)
     assert run_stoppable(lambda: allpass_values(HEAVY, solver=solver), solver).tricks == (3, 6, 3)
+    line = run_stoppable(lambda: allpass_line(HEAVY, solver=solver), solver)
+    assert sum(line.tricks) + line.unclaimed == 10
 
 
 def test_errors_cross_the_helper_thread() -> None:
