@@ -76,7 +76,9 @@ def test_search_releases_the_gil() -> None:
         still_searching = background.thread.is_alive()
     gaps = [b - a for a, b in zip(ticks, ticks[1:])]
     assert still_searching, "the search ended too soon to tell"
-    assert len(ticks) > 1000 and max(gaps) < 0.1
+    # A search holding the GIL would stall this loop for the whole search
+    # (seconds); the bound leaves room for the scheduler on a loaded machine.
+    assert len(ticks) > 1000 and max(gaps) < 0.25
 
 
 def test_one_solver_two_threads_is_refused() -> None:
