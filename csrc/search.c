@@ -432,9 +432,12 @@ static int guess_value(const board *b, const rules *r)
     return b->dtricks + (guess < b->tricks_left ? guess : b->tricks_left);
 }
 
-/* Misere and all-pass climb from below (see search_value_from): no guess. */
+/* Misere and all-pass climb from below (see search_value_from): no guess.
+ * Nor without the table: each probe then starts from nothing, and a guess
+ * only adds probes (plain alpha-beta on 8-card endgames: +26 % nodes). */
 int search_value(pdd_solver *S, const board *b)
 {
     const rules *r = &S->rules;
-    return search_value_from(S, b, r->objective == PDD_TRICKS ? guess_value(b, r) : -1);
+    int guess = r->objective == PDD_TRICKS && (S->options & PDD_OPT_TT);
+    return search_value_from(S, b, guess ? guess_value(b, r) : -1);
 }
