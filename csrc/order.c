@@ -67,8 +67,8 @@ enum {
 _Static_assert((int)LEAD_WEIGHTS == (int)PDD_ORDER_WEIGHTS, "the API's weight count");
 
 static const int default_weights[LEAD_WEIGHTS] = {
-    [W_WINNER] = 40, [W_DRAW_TRUMPS] = -20, [W_INTO_VOID] = -19, [W_PARTNER_TOP] = 30,
-    [W_NEXT_TOP] = -15, [W_RANK] = -1, [W_HISTORY_SHIFT] = 2, [W_LENGTH] = 5,
+    [W_WINNER] = 27, [W_DRAW_TRUMPS] = -38, [W_INTO_VOID] = -13, [W_PARTNER_TOP] = 30,
+    [W_NEXT_TOP] = -10, [W_RANK] = -1, [W_HISTORY_SHIFT] = 1, [W_LENGTH] = 5,
     [W_DEFENCE_TRUMP] = -15, [W_PARTNER_RUFF] = 15, [W_LOWEST] = 0,
     [W_MIS_EXIT] = -100, [W_MIS_UNDER] = 1, [W_MIS_UNDER_EACH] = -2, [W_MIS_DEC_RANK] = 0,
     [W_MIS_DEC_VOID] = -1154, [W_MIS_FORCE] = -133, [W_MIS_NONE_LOWER] = -27,
