@@ -36,7 +36,6 @@ typedef struct discard_search {
     pdd_position base;                 /* hands[declarer] is set per discard */
     uint32_t pool;                     /* the declarer's cards before the discard */
     uint32_t defence;                  /* both defenders' cards */
-    int maximise;                      /* trick contract: more is better */
 } discard_search;
 
 /* Lower is more promising. Both orders were measured on seeded deals by the
@@ -238,12 +237,12 @@ int pdd_best_discard(pdd_solver *S, const pdd_position *position, uint32_t pool,
     for (int seat = 0; seat < 3; seat++)
         if (seat != position->declarer)
             defence |= position->hands[seat];
-    discard_search D = { S, *position, pool, defence, position->objective == PDD_TRICKS };
+    discard_search D = { S, *position, pool, defence };
     discard_class classes[MAX_DISCARDS];
     int is_best[MAX_DISCARDS] = {0};
     search_begin(S);
     int n = build_classes(&D, classes);
-    int value = D.maximise ? search_classes_in_order(&D, classes, n, all_best, is_best)
+    int value = position->objective == PDD_TRICKS ? search_classes_in_order(&D, classes, n, all_best, is_best)
                            : search_classes_best_first(&D, classes, n, all_best, is_best);
     if (S->stopped)
         return PDD_ERR_STOPPED;

@@ -276,13 +276,6 @@ void tt_prefetch(const tt *t, const tt_key *k)
     __builtin_prefetch(bucket_of(t, k));
 }
 
-void tt_prefetch_part(const tt *t, const tt_position *p)
-{
-    const char *bucket = (const char *)part_bucket_of(t, p->shape);
-    for (size_t line = 0; line < sizeof(part_bucket); line += 64)
-        __builtin_prefetch(bucket + line);
-}
-
 const tt_entry *tt_find(const tt *t, const tt_key *k)
 {
     const tt_entry *e = bucket_of(t, k);

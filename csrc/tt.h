@@ -111,8 +111,6 @@ const part_entry *tt_find_part(const tt *t, const tt_position *p, int taken, int
 void tt_store_part(tt *t, const tt_position *p, uint32_t spec, int lower, int upper, int best);
 /* Start loading key's bucket: the look-up that follows finds it in cache. */
 void tt_prefetch(const tt *t, const tt_key *k);
-/* The same for the partition bucket of p's shape (tt_read_shape first). */
-void tt_prefetch_part(const tt *t, const tt_position *p);
 /* The entry for key, or NULL. */
 const tt_entry *tt_find(const tt *t, const tt_key *k);
 /* Tighten the bounds stored for key (creating the entry if needed). */
