@@ -201,15 +201,9 @@ static int follow_score(const order_context *x, int card, int top_other_lead)
     int seat = x->seat;
     int rank = CARD_RANK(card);
     int wins = card_beats(card, b->win_card, b->lead_suit, r->trump);
-    int winner_now = wins ? seat : b->win_seat;
     int misere = r->objective != PDD_TRICKS;
-    if (b->ncards == 2) {
-        /* Last to play: the outcome is known. */
-        if (good_winner(r, seat, winner_now))
-            return 100 + (wins ? -rank : (misere ? rank : -rank));
-        return misere ? rank : -rank;
-    }
-    /* Second to play: the third seat can still change the winner. */
+    /* Second to play (order_last_to_play orders the third): the third seat
+     * can still change the winner. */
     if (good_winner(r, seat, b->win_seat) && !wins)
         return 50 + (misere ? rank : -rank);   /* leave it as it is */
     if (!misere) {
@@ -247,6 +241,14 @@ static int one_suit(uint32_t cards)
     return (cards & (cards - 1)) == 0 || CARD_SUIT(lowest_card(cards)) == CARD_SUIT(highest_card(cards));
 }
 
+/* The ranks present in any suit of `cards` (bit k: rank k). */
+static unsigned rank_set(uint32_t cards)
+{
+    cards |= cards >> 16;
+    cards |= cards >> 8;
+    return cards & 0xFF;
+}
+
 /* Cards by rank, lowest first, whatever their suits (a discard of a low card
  * in any suit is as cheap as in another). */
 static int append_low_first(uint32_t cards, int out[10], int n)
@@ -256,11 +258,9 @@ static int append_low_first(uint32_t cards, int out[10], int n)
             out[n++] = lowest_card(cards);
         return n;
     }
-    for (int rank = 0; rank < 8 && cards; rank++)
-        for (uint32_t row = cards & (RANK_ROW << rank); row; row &= row - 1) {
+    for (unsigned ranks = rank_set(cards); ranks; ranks &= ranks - 1)
+        for (uint32_t row = cards & (RANK_ROW << lowest_card(ranks)); row; row &= row - 1)
             out[n++] = lowest_card(row);
-            cards &= ~(1u << lowest_card(row));
-        }
     return n;
 }
 
@@ -271,11 +271,9 @@ static int append_high_first(uint32_t cards, int out[10], int n)
             out[n++] = highest_card(cards);
         return n;
     }
-    for (int rank = 7; rank >= 0 && cards; rank--)
-        for (uint32_t row = cards & (RANK_ROW << rank); row; row &= row - 1) {
+    for (unsigned ranks = rank_set(cards); ranks; ranks &= ~(1u << highest_card(ranks)))
+        for (uint32_t row = cards & (RANK_ROW << highest_card(ranks)); row; row &= row - 1)
             out[n++] = lowest_card(row);
-            cards &= ~(1u << lowest_card(row));
-        }
     return n;
 }
 
