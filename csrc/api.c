@@ -271,7 +271,7 @@ static int card_values(pdd_solver *S, const board *b, int values[32], uint32_t *
 {
     int seat = seat_to_move(b), more = S->rules.max_seat[seat];
     uint32_t moves = legal_moves(b, &S->rules);
-    int cards[10], n = search_ordered_moves(S, b, cards), best = -1;
+    int cards[10], n = search_ordered_moves(S, b, moves, cards), best = -1;
     for (int c = 0; c < 32; c++)
         values[c] = -1;
     for (int i = 0; i < n; i++) {

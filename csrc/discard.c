@@ -242,8 +242,9 @@ int pdd_best_discard(pdd_solver *S, const pdd_position *position, uint32_t pool,
     int is_best[MAX_DISCARDS] = {0};
     search_begin(S);
     int n = build_classes(&D, classes);
-    int value = position->objective == PDD_TRICKS ? search_classes_in_order(&D, classes, n, all_best, is_best)
-                           : search_classes_best_first(&D, classes, n, all_best, is_best);
+    int value = position->objective == PDD_TRICKS
+                    ? search_classes_in_order(&D, classes, n, all_best, is_best)
+                    : search_classes_best_first(&D, classes, n, all_best, is_best);
     if (S->stopped)
         return PDD_ERR_STOPPED;
 

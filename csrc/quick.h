@@ -13,10 +13,11 @@
  * suits in no trump) before anyone can ruff, and in no trump the small
  * cards after them where the others are out of the suit by then; 0 if
  * none. A defender on lead adds his partner's, when he can put the partner
- * on lead in a suit whose top card the partner holds. Only at a trick start. Trumps are left to
- * master_trumps, so the two counts add up. *counted gets the cards the count
- * relied on: the lowest card of each run of top cards cashed, which stands
- * for the run (partition search, see search.c). */
+ * on lead in a suit whose top card the partner holds. Only at a trick
+ * start. Trumps are left to master_trumps, so the two counts add up.
+ * *counted gets the cards the count relied on: the lowest card of each run
+ * of top cards cashed, which stands for the run (partition search, see
+ * search.c). */
 int quick_tricks(const board *b, const rules *r, uint32_t *counted);
 
 /* No trump, a defender on lead who cannot keep the declarer off lead: the

@@ -326,9 +326,9 @@ static int search_marked(pdd_solver *S, const board *b, int target, uint32_t *ma
     return search_node(S, b, target, marks, 1);
 }
 
-int search_ordered_moves(pdd_solver *S, const board *b, int cards[10])
+int search_ordered_moves(pdd_solver *S, const board *b, uint32_t moves, int cards[10])
 {
-    return moves_to_try(S, b, legal_moves(b, &S->rules), NO_CARD, cards);
+    return moves_to_try(S, b, moves, NO_CARD, cards);
 }
 
 void search_begin(pdd_solver *S)

@@ -33,8 +33,9 @@ int search_value(pdd_solver *S, const board *b);
 /* The same, asking "is it at least first_target?" first (a good guess saves
  * probes: e.g. a child's value is usually its parent's). */
 int search_value_from(pdd_solver *S, const board *b, int first_target);
-/* The legal cards at b in the order the search tries them, one card per run
- * of equivalent cards (with the options that do so). Answers how many. */
-int search_ordered_moves(pdd_solver *S, const board *b, int cards[10]);
+/* The legal cards `moves` at b in the order the search tries them, one card
+ * per run of equivalent cards (with the options that do so). Answers how
+ * many. */
+int search_ordered_moves(pdd_solver *S, const board *b, uint32_t moves, int cards[10]);
 
 #endif
