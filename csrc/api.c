@@ -6,6 +6,7 @@
 #include "prefdd.h"
 #include "search.h"
 #include "order.h"
+#include "quick.h"
 
 #define DEFAULT_TABLE_BYTES (16u << 20)
 #define MIN_TABLE_BYTES (64u << 10)
@@ -19,6 +20,7 @@ pdd_solver *pdd_new(size_t table_bytes)
     pdd_solver *S = calloc(1, sizeof *S);
     if (!S)
         return NULL;
+    quick_tables_init();
     if (tt_init(&S->table, table_bytes) != 0) {
         free(S);
         return NULL;

@@ -1,6 +1,7 @@
 /*
  * quick.c - sure tricks for the seat on lead.
  */
+#include <pthread.h>
 #include "quick.h"
 
 /* How many of the suit's top live cards the seat holds in an unbroken run. */
@@ -215,7 +216,7 @@ static int all_masters(const misere_suits *m)
  * under theirs, so one exists), and when void elsewhere he discards his top
  * card of a suit; both moves keep the pairing, as does any defender card
  * leaving. Defenders never lead a suit they lack, so it may be his alone. */
-static int duckable(uint32_t dec, uint32_t def)
+static int duckable_by_pairs(uint32_t dec, uint32_t def)
 {
     while (dec && def) {
         if (lowest_card(dec) > lowest_card(def))
@@ -224,6 +225,33 @@ static int duckable(uint32_t dec, uint32_t def)
         def &= def - 1;
     }
     return 1;
+}
+
+/* duckable_by_pairs of every pair of one suit's 8-bit masks: bit (def & 7)
+ * of duck_table[dec][def >> 3], filled once (quick_tables_init). A look-up
+ * instead of the loop, since the misere bounds and the defenders' lead
+ * ordering both ask at every trick start. */
+static uint8_t duck_table[256][32];
+static pthread_once_t duck_table_once = PTHREAD_ONCE_INIT;
+
+static void fill_duck_table(void)
+{
+    for (unsigned dec = 0; dec < 256; dec++)
+        for (unsigned def = 0; def < 256; def++)
+            if (duckable_by_pairs(dec, def))
+                duck_table[dec][def >> 3] |= (uint8_t)(1u << (def & 7));
+}
+
+void quick_tables_init(void)
+{
+    pthread_once(&duck_table_once, fill_duck_table);
+}
+
+int misere_duckable(uint32_t dec, uint32_t def)
+{
+    int shift = dec ? lowest_card(dec) & ~7 : 0;     /* the suit's byte */
+    unsigned d = (dec >> shift) & 0xFF, e = (def >> shift) & 0xFF;
+    return (duck_table[d][e >> 3] >> (e & 7)) & 1;
 }
 
 /* Has the declarer, in some suit, a card (his top one when `top`, else his
@@ -252,7 +280,7 @@ static int declarer_exit(const board *b, int d, int top)
 static int declarer_safe(const board *b, const misere_suits *m, int d)
 {
     for (int s = 0; s < 4; s++)
-        if (!duckable(m->dec[s], m->def[s]))
+        if (!misere_duckable(m->dec[s], m->def[s]))
             return 0;
     return b->first != d || declarer_exit(b, d, 1);
 }

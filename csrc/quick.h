@@ -43,6 +43,13 @@ int drawing_trumps(const board *b, const rules *r, uint32_t *counted);
 void master_trumps(const board *b, const rules *r, int *declarer_sure, int *defence_sure,
                    uint32_t *declarer_cards, uint32_t *defence_cards);
 
+/* Misere: can the declarer duck every defender lead of one suit for good
+ * (his i-th lowest card under the defenders' i-th lowest, for every i they
+ * both reach)? dec and def are his and both defenders' cards of the suit. */
+int misere_duckable(uint32_t dec, uint32_t def);
+/* Fill the table misere_duckable reads (once; thread-safe). pdd_new calls it. */
+void quick_tables_init(void);
+
 /* Misere, no trump, at a trick start: bounds on the declarer's future tricks
  * (lower <= value - tricks taken <= upper), each proved by a strategy that
  * the side concerned can always follow. target_tricks is the future tricks
