@@ -153,7 +153,7 @@ int pdd_maxn_line(pdd_solver *S, const pdd_position *p, pdd_maxn_result *result)
     rules_init(&M.rules, p);
     board b;
     board_from_position(&b, p, &M.rules);
-    S->stopped = 0;
+    S->stopped = atomic_load_explicit(&S->stop_requested, memory_order_relaxed) != 0;   /* see search_begin */
 
     outcome total = maxn_value(&M, &b);
     /* Walk down the line: each step repeats the choice made in the search

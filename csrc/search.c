@@ -333,7 +333,10 @@ int search_ordered_moves(pdd_solver *S, const board *b, uint32_t moves, int card
 
 void search_begin(pdd_solver *S)
 {
-    S->stopped = 0;
+    /* A stop requested before the call stops it at once: the search itself
+     * looks only every STOP_CHECK_INTERVAL nodes, and a small one would
+     * otherwise finish regardless. */
+    S->stopped = atomic_load_explicit(&S->stop_requested, memory_order_relaxed) != 0;
     memset(S->history, 0, sizeof S->history);   /* card history means nothing in another deal */
     tt_new_generation(&S->table);
 }
