@@ -33,7 +33,7 @@ HISTORY_SHIFTS = (6, 19)
 # misere leads.
 GROUPS = {
     "tricks": ([*range(0, 10), 20], ("trump", "nt")),
-    "misere": ([*range(10, 20), 21, 22, 23, 24, 25, 26], ("misere",)),
+    "misere": ([*range(10, 20), 21, 22, 23, 24, 25, 26, 27], ("misere",)),
 }
 
 
