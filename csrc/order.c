@@ -231,6 +231,16 @@ static int follow_score(const order_context *x, int card, int top_other_lead)
     int misere = r->objective != PDD_TRICKS;
     /* Second to play (order_last_to_play orders the third): the third seat
      * can still change the winner. */
+    if (misere && seat != r->declarer && b->win_seat == r->declarer && CARD_SUIT(card) == b->lead_suit) {
+        /* A defender following the declarer's lead whose partner, last to
+         * play, holds only cards above it: the declarer loses the trick
+         * anyway, so which defender takes it is all that is left to choose.
+         * Overtaking, cheapest first, measured better (misere best discards
+         * -3 % to -4 %, exact misere -1 % to -2.6 % nodes). */
+        uint32_t partner = b->hand[next_seat(seat)] & SUIT_MASK(b->lead_suit);
+        if (partner && lowest_card(partner) > b->win_card)
+            return wins ? 60 - rank : 50 + rank;
+    }
     if (good_winner(r, seat, b->win_seat) && !wins)
         return 50 + (misere ? rank : -rank);   /* leave it as it is */
     if (!misere) {
