@@ -32,7 +32,7 @@ HISTORY_SHIFTS = (6, 19)
 # Indices into the weights (csrc/order.c, enum W_*): trick-contract leads,
 # misere leads.
 GROUPS = {
-    "tricks": ([*range(0, 10), 20], ("trump", "nt")),
+    "tricks": ([*range(0, 10), 20, 28], ("trump", "nt")),
     "misere": ([*range(10, 20), 21, 22, 23, 24, 25, 26, 27], ("misere",)),
 }
 

@@ -100,7 +100,7 @@ int pdd_set_options(pdd_solver *solver, int flags);
  * PDD_ORDER_WEIGHTS integers, each within +-PDD_WEIGHT_LIMIT (the two history
  * shifts within 0..16). Weights change only the speed, never a value; the
  * defaults were tuned on a fixed corpus (benchmarks/tune_ordering.py). */
-enum { PDD_ORDER_WEIGHTS = 28, PDD_WEIGHT_LIMIT = 10000 };
+enum { PDD_ORDER_WEIGHTS = 29, PDD_WEIGHT_LIMIT = 10000 };
 int pdd_set_order_weights(pdd_solver *solver, const int *weights, int count);
 /* Copy the solver's weights (count must be PDD_ORDER_WEIGHTS). */
 int pdd_get_order_weights(const pdd_solver *solver, int *weights, int count);
