@@ -40,21 +40,26 @@ static int best_other(const order_context *x, int suit)
  * (benchmarks/tune_ordering.py), not from intuition. A negative weight tries
  * such leads late: tuning put misere's "sure exit" and "forcing" leads and
  * leads into the declarer's void last, for instance. Each solver holds its own
- * copy (pdd_set_order_weights). W_MIS_OPEN_SUIT came last (sixth session):
- * a defender's lead of a suit the declarer cannot duck for good (his weak
- * suit) goes later. Intuition said earlier; seven seeded sets said later,
- * none worse: misere best discards -6 %, exact misere -1 % nodes. And
- * W_MIS_DEC_LOWEST: a suit whose lowest card he holds (he ducks its first
- * round whatever comes) goes earlier: best discards -1 % to -13 %, exact
- * misere -1 % to -2 % on the same sets. W_MIS_PARTNER_OVER: a lead the
- * partner can take over (his top card beats it and the declarer's) goes
- * earlier: best discards -0.3 % to -6 %, exact misere within +-1.6 %.
- * W_INTO_RUFF (trick contracts): a defender's lead into the declarer's void
- * goes later still when he holds trumps to ruff it: trump best discards -3 %
- * to -6 %, trump solves -0.4 % (random) and -6 % (realistic) nodes.
- * W_MIS_UNBLOCK: the declarer on lead tries first his top card of a suit he
- * cannot duck for good (he sheds the card they would catch him with): best
- * discards -4 % to -8 %, exact misere -5 % to -7 % on the same sets. */
+ * copy (pdd_set_order_weights).
+ *
+ * The last five came in the sixth session, each kept only when none of seven
+ * seeded sets (best discards and exact solves) got worse by more than 1 %:
+ *  - W_MIS_OPEN_SUIT: a defender's lead of a suit the declarer cannot duck
+ *    for good (his weak suit) goes later. Intuition said earlier; the sets
+ *    said later: misere best discards -6 %, exact misere -1 % nodes.
+ *  - W_MIS_DEC_LOWEST: a suit whose lowest card he holds (he ducks its first
+ *    round whatever comes) goes earlier: best discards -1 % to -13 %, exact
+ *    misere -1 % to -2 %.
+ *  - W_MIS_PARTNER_OVER: a lead the partner can take over (his top card
+ *    beats it and the declarer's) goes earlier: best discards -0.3 % to
+ *    -6 %, exact misere within +-1.6 %.
+ *  - W_MIS_UNBLOCK: the declarer on lead tries first his top card of a suit
+ *    he cannot duck for good (he sheds the card they would catch him with):
+ *    best discards -4 % to -8 %, exact misere -5 % to -7 %.
+ *  - W_INTO_RUFF (trick contracts): a defender's lead into the declarer's
+ *    void goes later still when he holds trumps to ruff it: trump best
+ *    discards -3 % to -6 %, trump solves -0.4 % (random) and -6 %
+ *    (realistic). */
 enum {
     W_WINNER,            /* trick contract: the card beats every other card of its suit */
     W_DRAW_TRUMPS,       /* the declarer leads a trump */
@@ -235,8 +240,6 @@ static int follow_score(const order_context *x, int card, int top_other_lead)
     int rank = CARD_RANK(card);
     int wins = card_beats(card, b->win_card, b->lead_suit, r->trump);
     int misere = r->objective != PDD_TRICKS;
-    /* Second to play (order_last_to_play orders the third): the third seat
-     * can still change the winner. */
     if (misere && seat != r->declarer && b->win_seat == r->declarer && CARD_SUIT(card) == b->lead_suit) {
         /* A defender following the declarer's lead whose partner, last to
          * play, holds only cards above it: the declarer loses the trick
@@ -247,6 +250,8 @@ static int follow_score(const order_context *x, int card, int top_other_lead)
         if (partner && lowest_card(partner) > b->win_card)
             return wins ? 60 - rank : 50 + rank;
     }
+    /* Second to play (order_last_to_play orders the third): the third seat
+     * can still change the winner. */
     if (good_winner(r, seat, b->win_seat) && !wins)
         return 50 + (misere ? rank : -rank);   /* leave it as it is */
     if (!misere) {
