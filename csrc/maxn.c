@@ -53,8 +53,7 @@ typedef struct maxn_search {
 static int maxn_stopped(maxn_search *M)
 {
     pdd_solver *S = M->S;
-    if ((S->stats.nodes % MAXN_STOP_INTERVAL) == 0 &&
-        atomic_load_explicit(&S->stop_requested, memory_order_relaxed))
+    if ((S->stats.nodes % MAXN_STOP_INTERVAL) == 0 && stop_pending(S))
         S->stopped = 1;
     return S->stopped;
 }
@@ -153,7 +152,7 @@ int pdd_maxn_line(pdd_solver *S, const pdd_position *p, pdd_maxn_result *result)
     rules_init(&M.rules, p);
     board b;
     board_from_position(&b, p, &M.rules);
-    S->stopped = atomic_load_explicit(&S->stop_requested, memory_order_relaxed) != 0;   /* see search_begin */
+    S->stopped = stop_pending(S);   /* a pending request stops it at once, as in search_begin */
 
     outcome total = maxn_value(&M, &b);
     /* Walk down the line: each step repeats the choice made in the search

@@ -129,8 +129,9 @@ int order_check_weights(const int *weights)
  * of the suit lie above his. A defender's: a lead into the declarer's void, a
  * lead the declarer must win (all his cards of the suit above it, the partner
  * able to stay under his lowest), whether the declarer holds a lower card of
- * the suit, and his length in it. */
-static int misere_lead_features(const order_context *x, int card, uint32_t dec)
+ * the suit, and his length in it. dec and part: the declarer's and the
+ * partner's cards of the suit (part 0 for the declarer). */
+static int misere_lead_features(const order_context *x, int card, uint32_t dec, uint32_t part)
 {
     const board *b = x->b;
     int seat = x->seat, declarer = x->r->declarer;
@@ -150,9 +151,7 @@ static int misere_lead_features(const order_context *x, int card, uint32_t dec)
     }
     if (!dec)
         return WEIGHT(W_MIS_DEC_VOID) - WEIGHT(W_MIS_DEF_RANK) * rank;
-    int partner = 3 - seat - declarer;
     int dec_low = lowest_card(dec);
-    uint32_t part = b->hand[partner] & sm;
     if (card < dec_low && (!part || lowest_card(part) < dec_low))
         return WEIGHT(W_MIS_FORCE) + rank;
     uint32_t dec_lower = dec & ((1u << card) - 1);
@@ -171,7 +170,7 @@ static int misere_lead_score(const order_context *x, int card)
     uint32_t own = b->hand[seat] & sm;
     uint32_t partner = seat != declarer ? b->hand[3 - seat - declarer] & sm : 0;
     int partner_over = partner && highest_card(partner) > card && (!dec || highest_card(partner) > highest_card(dec));
-    return misere_lead_features(x, card, dec)
+    return misere_lead_features(x, card, dec, partner)
          + (partner_over ? WEIGHT(W_MIS_PARTNER_OVER) : 0)
          + ((x->open_suits >> CARD_SUIT(card)) & 1 ? WEIGHT(W_MIS_OPEN_SUIT) : 0)
          + ((x->low_suits >> CARD_SUIT(card)) & 1 ? WEIGHT(W_MIS_DEC_LOWEST) : 0)

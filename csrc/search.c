@@ -48,8 +48,7 @@ static int last_trick_total(const pdd_solver *S, const board *b, uint32_t *marks
 
 static int stop_now(pdd_solver *S)
 {
-    if ((S->stats.nodes % STOP_CHECK_INTERVAL) == 0 &&
-        atomic_load_explicit(&S->stop_requested, memory_order_relaxed))
+    if ((S->stats.nodes % STOP_CHECK_INTERVAL) == 0 && stop_pending(S))
         S->stopped = 1;
     return S->stopped;
 }
@@ -336,7 +335,7 @@ void search_begin(pdd_solver *S)
     /* A stop requested before the call stops it at once: the search itself
      * looks only every STOP_CHECK_INTERVAL nodes, and a small one would
      * otherwise finish regardless. */
-    S->stopped = atomic_load_explicit(&S->stop_requested, memory_order_relaxed) != 0;
+    S->stopped = stop_pending(S);
     memset(S->history, 0, sizeof S->history);   /* card history means nothing in another deal */
     tt_new_generation(&S->table);
 }

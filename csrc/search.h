@@ -19,6 +19,12 @@ struct pdd_solver {
     int lead_weights[PDD_ORDER_WEIGHTS];  /* move ordering: see order.c */
 };
 
+/* Has a stop been requested (pdd_request_stop, not yet cleared)? */
+static inline int stop_pending(pdd_solver *S)
+{
+    return atomic_load_explicit(&S->stop_requested, memory_order_relaxed) != 0;
+}
+
 /* Ready the solver for a new top-level call (stop flag, move history, table
  * generation). */
 void search_begin(pdd_solver *S);

@@ -47,7 +47,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from enum import Enum
-from typing import Iterable, Iterator
+from typing import Callable, Iterable, Iterator
 
 __all__ = [
     "NotationError",
@@ -158,29 +158,25 @@ def _not_rank_or_suit(text: str, pos: int) -> NotationError:
     )
 
 
+def _read_second_half(token: str, pos: int, after: int,
+                      read: Callable[[str, int], tuple[int, int] | None],
+                      first: str, second: str, help_text: str) -> tuple[int, int]:
+    """Read the second half of a card whose first half (its ``first``: 'rank'
+    or 'suit') was read at ``token[pos:after]``, with ``read`` (_read_suit or
+    _read_rank); return (its value, next position)."""
+    result = read(token, after)
+    if result is None:
+        raise NotationError(
+            f"card {token[pos:after + 1]!r} in {token!r}: {first} "
+            f"{token[pos:after]!r} is not followed by a {second} ({help_text})"
+        )
+    return result
+
+
 def _finish_rank_first_card(token: str, pos: int, rank: int, after: int) -> tuple[Card, int]:
     """Finish a card written rank first ('As', '10c') whose rank was read at
     ``token[pos:after]``; return (card, next position)."""
-    suit_read = _read_suit(token, after)
-    if suit_read is None:
-        raise NotationError(
-            f"card {token[pos:after + 1]!r} in {token!r}: rank "
-            f"{token[pos:after]!r} is not followed by a suit ({_SUIT_HELP})"
-        )
-    suit, pos = suit_read
-    return Card(suit, rank), pos
-
-
-def _finish_suit_first_card(token: str, pos: int, suit: int, after: int) -> tuple[Card, int]:
-    """Finish a card written suit first ('sA', '♠10') whose suit was read at
-    ``token[pos:after]``; return (card, next position)."""
-    rank_read = _read_rank(token, after)
-    if rank_read is None:
-        raise NotationError(
-            f"card {token[pos:after + 1]!r} in {token!r}: suit "
-            f"{token[pos:after]!r} is not followed by a rank ({_RANK_HELP})"
-        )
-    rank, pos = rank_read
+    suit, pos = _read_second_half(token, pos, after, _read_suit, "rank", "suit", _SUIT_HELP)
     return Card(suit, rank), pos
 
 
@@ -197,7 +193,9 @@ def _scan_cards(token: str) -> list[Card]:
         if rank_read is not None:
             card, pos = _finish_rank_first_card(token, pos, *rank_read)
         elif suit_read is not None:
-            card, pos = _finish_suit_first_card(token, pos, *suit_read)
+            suit, after = suit_read
+            rank, pos = _read_second_half(token, pos, after, _read_rank, "suit", "rank", _RANK_HELP)
+            card = Card(suit, rank)
         else:
             raise _not_rank_or_suit(token, pos)
         cards.append(card)
