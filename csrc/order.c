@@ -411,7 +411,7 @@ static int order_declarer_discards(const board *b, const rules *r, uint32_t move
     return append_high_first(moves & ~dangerous, out, n);
 }
 
-int order_moves(const board *b, const rules *r, uint32_t moves, int hint,
+int order_moves(const board *b, const rules *r, uint32_t moves, int hint, int killer,
                 const uint32_t history[32], const int *weights, int out[10])
 {
     if (r->objective != PDD_TRICKS && b->ncards > 0 && b->lead_suit >= 0
@@ -431,7 +431,9 @@ int order_moves(const board *b, const rules *r, uint32_t moves, int hint,
     for (uint32_t m = moves; m; m &= m - 1) {
         int c = lowest_card(m);
         int s = c == hint ? 1 << 20
-              : leading ? (int)(history[c] >> history_shift) + lead_score(&x, c) : follow_score(&x, c, top_other_lead);
+              : !leading ? follow_score(&x, c, top_other_lead)
+              : c == killer ? 1 << 19
+              : (int)(history[c] >> history_shift) + lead_score(&x, c);
         /* Insertion sort: at most 10 cards. */
         int i = n++;
         while (i > 0 && score[i - 1] < s) {

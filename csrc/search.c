@@ -205,6 +205,22 @@ int boundary_bound(pdd_solver *S, const board *b, int target, const int partitio
     return -1;
 }
 
+/* Killer leads (trick contracts): the lead that last cut for this seat with
+ * as many tricks left goes first after the table's card. Sibling positions,
+ * and in a best-discard search the other discards, are usually refuted by
+ * the same lead. Measured (nodes): best discards in no trump -11 % to
+ * -22 %, in trump -1 % to -4 %; no-trump solves -1 % to -4 %; trump solves
+ * within +-0.5 %. Not for the declarer's leads in a trump contract (his
+ * solves got 1.5 % to 2.7 % worse) nor in misere (within +-4 %, both
+ * ways). */
+static int killer_lead(const pdd_solver *S, const board *b, int seat)
+{
+    const rules *r = &S->rules;
+    if (r->objective != PDD_TRICKS || (r->trump != PDD_NO_TRUMP && seat == r->declarer))
+        return NO_CARD;
+    return S->killer[b->tricks_left][seat];
+}
+
 /* The cards to try, best first: one card per run of equivalent cards, in the
  * heuristic order. Answers how many. */
 static inline __attribute__((always_inline))
@@ -218,7 +234,8 @@ int moves_to_try(pdd_solver *S, const board *b, uint32_t moves, int hint, int ca
     if (options & PDD_OPT_EQUIV)
         moves = equivalence_representatives(b, moves, seat);
     if (options & PDD_OPT_ORDER)
-        return order_moves(b, &S->rules, moves, hint, S->history[seat], S->lead_weights, cards);
+        return order_moves(b, &S->rules, moves, hint, killer_lead(S, b, seat), S->history[seat],
+                           S->lead_weights, cards);
     for (uint32_t m = moves; m; m &= m - 1)
         cards[n++] = lowest_card(m);
     return n;
@@ -296,6 +313,8 @@ int search_node(pdd_solver *S, const board *b, int target, uint32_t *marks, cons
         if (maximise ? best >= target : best < target) {
             if (b->ncards == 0)
                 S->history[seat][cards[i]] += b->tricks_left * b->tricks_left;
+            if (b->ncards == 0 && b->lead_suit < 0)
+                S->killer[b->tricks_left][seat] = (int8_t)cards[i];
             all_marks = child_marks;     /* one move proves it: only its marks count */
             cut = 1;
             break;
@@ -337,6 +356,7 @@ void search_begin(pdd_solver *S)
      * otherwise finish regardless. */
     S->stopped = stop_pending(S);
     memset(S->history, 0, sizeof S->history);   /* card history means nothing in another deal */
+    memset(S->killer, NO_CARD, sizeof S->killer);
     tt_new_generation(&S->table);
 }
 

@@ -16,6 +16,7 @@ struct pdd_solver {
     int stopped;           /* the search under way saw the stop request */
     pdd_stats stats;
     uint32_t history[3][32];  /* cut-offs by seat and card: move ordering only */
+    int8_t killer[11][3];     /* by tricks left and seat: the lead that cut last (search.c) */
     int lead_weights[PDD_ORDER_WEIGHTS];  /* move ordering: see order.c */
 };
 
@@ -25,8 +26,8 @@ static inline int stop_pending(pdd_solver *S)
     return atomic_load_explicit(&S->stop_requested, memory_order_relaxed) != 0;
 }
 
-/* Ready the solver for a new top-level call (stop flag, move history, table
- * generation). */
+/* Ready the solver for a new top-level call (stop flag, move history and
+ * killer leads, table generation). */
 void search_begin(pdd_solver *S);
 /* Null-window search: 1 if the declarer's total tricks reach target under the
  * objective, else 0 (also 0 when stopped: check solver->stopped). */
