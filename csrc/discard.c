@@ -8,7 +8,9 @@
  *    discards that leave the same hands up to the relative ranks of the live
  *    cards give the same game; the transposition-table key of the starting
  *    board (relative ranks of every seat, leader, strain) names that game
- *    exactly, so discards with equal keys form one class.
+ *    exactly, so discards with equal keys form one class (in misere the key
+ *    lists the suits in a canonical order, so discards that leave the same
+ *    game up to a renaming of the suits are one class too: tt.h).
  *  - Null-window probes: once a value v is known, a class only has to show
  *    it cannot beat v (one probe), and, when every best discard is wanted,
  *    that it reaches v (a second probe). Only a class that beats v is solved

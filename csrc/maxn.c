@@ -122,7 +122,7 @@ static outcome maxn_value(maxn_search *M, const board *b)
     if (!at_trick_start(b))
         return choose(M, b, NULL);
 
-    tt_key key = tt_make_key(b, &M->rules);
+    tt_key key = tt_make_literal_key(b, &M->rules);   /* ties go by card index: no renaming */
     maxn_entry *slot = memo_slot(M, &key);
     M->S->stats.tt_probes++;
     if (slot->shape == key.shape && slot->ranks == key.ranks && slot->shape != 0) {

@@ -15,17 +15,18 @@
 
 #define STOP_CHECK_INTERVAL 4096
 
-/* The table keeps the best card as (suit, place among the suit's live cards),
- * so that it stays meaningful in every position that shares the entry. */
-static int card_to_relative(const board *b, int card)
+/* The table keeps the best card as (the key's slot of its suit, place among
+ * the suit's live cards), so that it stays meaningful in every position that
+ * shares the entry. */
+static int card_to_relative(const board *b, const tt_position *tp, int card)
 {
     uint32_t live = (b->hand[0] | b->hand[1] | b->hand[2]) & SUIT_MASK(CARD_SUIT(card));
-    return CARD_SUIT(card) * 8 + popcount(live & ((1u << card) - 1));
+    return tt_suit_slot(tp, CARD_SUIT(card)) * 8 + popcount(live & ((1u << card) - 1));
 }
 
-static int relative_to_card(const board *b, int relative)
+static int relative_to_card(const board *b, const tt_position *tp, int relative)
 {
-    uint32_t live = (b->hand[0] | b->hand[1] | b->hand[2]) & SUIT_MASK(relative >> 3);
+    uint32_t live = (b->hand[0] | b->hand[1] | b->hand[2]) & SUIT_MASK(tt_slot_suit(tp, relative >> 3));
     for (int k = relative & 7; k > 0 && live; k--)
         live &= live - 1;
     return live ? lowest_card(live) : NO_CARD;
@@ -81,7 +82,7 @@ static int table_bound(pdd_solver *S, const board *b, tt_position *tp, int targe
         }
     }
     if (relative != NO_BEST)
-        *hint = relative_to_card(b, relative);
+        *hint = relative_to_card(b, tp, relative);
     return -1;
 }
 
@@ -94,7 +95,7 @@ static void table_store(pdd_solver *S, const board *b, tt_position *tp, int targ
     int future = best - b->dtricks;
     int lower = best >= target ? future : 0;
     int upper = best >= target ? b->tricks_left : future;
-    int rel = best_card == NO_CARD ? NO_BEST : card_to_relative(b, best_card);
+    int rel = best_card == NO_CARD ? NO_BEST : card_to_relative(b, tp, best_card);
     if (partition)
         tt_store_part(&S->table, tp, tt_spec_from_marks(tp, marks), lower, upper, rel);
     else

@@ -99,9 +99,53 @@ static uint32_t suit_counts(uint32_t cards)
     return (cards + (cards >> 4)) & 0x0F0F0F0Fu;
 }
 
-void tt_read_position(const board *b, const rules *r, tt_position *p)
+#define LITERAL_SUITS 0xE4u   /* slots 0-3 hold suits 0-3 */
+
+static void order_two(uint32_t *high, uint32_t *low)
+{
+    uint32_t a = *high, b = *low;
+    *high = a > b ? a : b;
+    *low = a > b ? b : a;
+}
+
+/* The key with the suits in a canonical order. Each suit is a 20-bit
+ * number - its live cards (4 bits), seat 0's and seat 1's places (8 bits
+ * each) - shifted over its own index (which says where each suit went, and
+ * orders two equal suits either way); a sorting network of five exchanges
+ * puts them in descending order, and the key is the four numbers side by
+ * side (80 bits: the 64 of ranks and 16 of shape) and the rules. Its layout
+ * is not that of the literal key; the rules bits keep the two kinds apart. */
+static void read_canonical(const board *b, const rules *r, uint32_t live, tt_position *p)
+{
+    uint32_t sig[4];
+    for (int s = 0; s < 4; s++) {
+        unsigned l = suit_bits(live, s);
+        uint32_t places = (uint32_t)popcount(l) << 16
+                        | (uint32_t)rank_compress[l][suit_bits(b->hand[0], s)] << 8
+                        | rank_compress[l][suit_bits(b->hand[1], s)];
+        sig[s] = places << 2 | (uint32_t)s;
+    }
+    order_two(&sig[0], &sig[1]);
+    order_two(&sig[2], &sig[3]);
+    order_two(&sig[0], &sig[2]);
+    order_two(&sig[1], &sig[3]);
+    order_two(&sig[1], &sig[2]);
+    uint64_t c0 = sig[0] >> 2, c1 = sig[1] >> 2, c2 = sig[2] >> 2, c3 = sig[3] >> 2;
+    p->exact.ranks = c0 | c1 << 20 | c2 << 40 | c3 << 60;
+    p->exact.shape = (uint32_t)(c3 >> 4) | rules_bits(b, r, live) << 16;
+    p->suits = (uint8_t)((sig[0] & 3) | (sig[1] & 3) << 2 | (sig[2] & 3) << 4 | (sig[3] & 3) << 6);
+}
+
+static void read_position(const board *b, const rules *r, tt_position *p, int canonical)
 {
     uint32_t live = b->hand[0] | b->hand[1] | b->hand[2];
+    p->live = live;
+    p->shape = 0;
+    if (canonical) {
+        read_canonical(b, r, live, p);
+        p->rel[0] = p->rel[1] = 0;   /* read by the partition table only */
+        return;
+    }
     uint32_t rel0 = 0, rel1 = 0;
     for (int s = 0; s < 4; s++) {
         unsigned l = suit_bits(live, s);
@@ -116,8 +160,12 @@ void tt_read_position(const board *b, const rules *r, tt_position *p)
     p->exact.shape = packed | rules_bits(b, r, live) << 16;
     p->rel[0] = rel0;
     p->rel[1] = rel1;
-    p->live = live;
-    p->shape = 0;
+    p->suits = LITERAL_SUITS;
+}
+
+void tt_read_position(const board *b, const rules *r, tt_position *p)
+{
+    read_position(b, r, p, r->objective != PDD_TRICKS);
 }
 
 void tt_read_shape(const board *b, tt_position *p)
@@ -133,6 +181,13 @@ tt_key tt_make_key(const board *b, const rules *r)
 {
     tt_position p;
     tt_read_position(b, r, &p);
+    return p.exact;
+}
+
+tt_key tt_make_literal_key(const board *b, const rules *r)
+{
+    tt_position p;
+    read_position(b, r, &p, 0);
     return p.exact;
 }
 

@@ -36,7 +36,8 @@
 typedef struct tt_key {
     uint64_t ranks;    /* relative-rank masks of seats 0 and 1 (seat 2 holds the rest) */
     uint32_t shape;    /* per-suit counts, leader, trump, objective, declarer */
-} tt_key;
+} tt_key;              /* (misere and all-pass pack the same facts suit by suit
+                        * in a canonical order: tt_read_position) */
 
 typedef struct tt_entry {
     uint64_t ranks;
@@ -55,9 +56,29 @@ typedef struct tt_position {
     tt_key exact;      /* its exact key */
     uint64_t shape;    /* per suit: length, seat 0's and seat 1's counts; leader, rules,
                         * tricks left (tt_read_shape; 0 until then) */
-    uint32_t rel[2];   /* relative-rank masks of seats 0 and 1 (8 bits a suit) */
+    uint32_t rel[2];   /* relative-rank masks of seats 0 and 1 (8 bits a suit;
+                        * partition table only, 0 with a canonical key) */
     uint32_t live;     /* the live cards, to turn places into cards */
+    uint8_t suits;     /* the suit in each of the key's four slots, 2 bits a slot
+                        * (slot 0 lowest); 0xE4 when the key keeps the suits in
+                        * their own order */
 } tt_position;
+
+/* The suit in slot `slot` of p's key, and the slot of `suit`. A table entry
+ * keeps its best card by slot, so that it means the same card in every
+ * position that shares the entry. */
+static inline int tt_slot_suit(const tt_position *p, int slot)
+{
+    return (p->suits >> (2 * slot)) & 3;
+}
+
+static inline int tt_suit_slot(const tt_position *p, int suit)
+{
+    int slot = 0;
+    while (tt_slot_suit(p, slot) != suit)
+        slot++;
+    return slot;
+}
 
 /* An entry of the partition table: the bounds hold for every position of its
  * bucket's shape that agrees with rel at the places of spec. */
@@ -92,9 +113,20 @@ void tt_clear(tt *t);
 void tt_new_generation(tt *t);
 size_t tt_bytes(const tt *t);
 
+/* The key the search uses (see tt_read_position). */
 tt_key tt_make_key(const board *b, const rules *r);
+/* The key with the suits in their own order, for searches whose answer is
+ * not the same under a renaming of the suits (the max^n line breaks ties by
+ * card index). */
+tt_key tt_make_literal_key(const board *b, const rules *r);
 /* A hash of the whole key (every bit counts), for choosing buckets. */
 uint64_t tt_key_hash(const tt_key *k);
+/* Read p's key. Misere and all-pass are played without trumps, so the four
+ * suits play alike and two positions that differ only by a renaming of the
+ * suits have the same value: their key lists the suits in a canonical order
+ * (by length, then by who holds which places), so that they share one entry.
+ * Trick contracts keep the suits in their own order (the partition table
+ * reads them suit by suit). */
 void tt_read_position(const board *b, const rules *r, tt_position *p);
 /* Add the partition shape (needed by the partition table only). */
 void tt_read_shape(const board *b, tt_position *p);
