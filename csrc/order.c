@@ -374,20 +374,35 @@ static int order_defender_discards(const board *b, const rules *r, uint32_t move
     return append_high_first(lacking, out, n);
 }
 
+/* Misere: the suits (bit s) the declarer holds and cannot duck for good
+ * (quick.h), against every other card of the suit. */
+static unsigned weak_suits(const board *b, int declarer)
+{
+    uint32_t dec = b->hand[declarer];
+    uint32_t def = (b->hand[0] | b->hand[1] | b->hand[2]) & ~dec;
+    unsigned weak = 0;
+    for (int s = 0; s < 4; s++) {
+        uint32_t own = dec & SUIT_MASK(s);
+        if (own && !misere_duckable(own, def & SUIT_MASK(s)))
+            weak |= 1u << s;
+    }
+    return weak;
+}
+
 /* Misere, a defender on lead: of the suits he holds and the declarer too,
- * those the declarer cannot duck for good (quick.h), and those whose lowest
- * card the declarer holds. */
+ * those the declarer cannot duck for good, and those whose lowest card the
+ * declarer holds. */
 static void misere_lead_suits(order_context *x)
 {
     const board *b = x->b;
     uint32_t dec = b->hand[x->r->declarer];
     uint32_t def = (b->hand[0] | b->hand[1] | b->hand[2]) & ~dec;
+    unsigned weak = weak_suits(b, x->r->declarer);
     for (int s = 0; s < 4; s++) {
         uint32_t dec_suit = dec & SUIT_MASK(s), def_suit = def & SUIT_MASK(s);
         if (!dec_suit || !(b->hand[x->seat] & SUIT_MASK(s)))
             continue;
-        if (!misere_duckable(dec_suit, def_suit))
-            x->open_suits |= 1u << s;
+        x->open_suits |= weak & (1u << s);
         if (lowest_card(dec_suit) < lowest_card(def_suit))
             x->low_suits |= 1u << s;
     }
@@ -399,14 +414,9 @@ static void misere_lead_suits(order_context *x)
  * -3 % to -6 %, exact misere -4 % to -7 % nodes against highest first. */
 static int order_declarer_discards(const board *b, const rules *r, uint32_t moves, int out[10])
 {
-    uint32_t dec = b->hand[r->declarer];
-    uint32_t def = (b->hand[0] | b->hand[1] | b->hand[2]) & ~dec;
-    uint32_t dangerous = 0;
-    for (int s = 0; s < 4; s++) {
-        uint32_t own = dec & SUIT_MASK(s);
-        if (own && !misere_duckable(own, def & SUIT_MASK(s)))
-            dangerous |= 1u << highest_card(own);
-    }
+    uint32_t dec = b->hand[r->declarer], dangerous = 0;
+    for (unsigned weak = weak_suits(b, r->declarer); weak; weak &= weak - 1)
+        dangerous |= 1u << highest_card(dec & SUIT_MASK(lowest_card(weak)));
     int n = append_high_first(moves & dangerous, out, 0);
     return append_high_first(moves & ~dangerous, out, n);
 }

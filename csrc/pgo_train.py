@@ -11,7 +11,6 @@ exits. Deterministic: the same deals every build, so the same profile.
 """
 from __future__ import annotations
 
-import importlib.machinery
 import importlib.util
 import random
 import sys
@@ -23,12 +22,11 @@ SEED = "preferans-dd profile training"
 
 
 def load_extension(path: str) -> ModuleType:
-    loader = importlib.machinery.ExtensionFileLoader("solver._core", path)
-    spec = importlib.util.spec_from_file_location("solver._core", path, loader=loader)
-    if spec is None:
+    spec = importlib.util.spec_from_file_location("solver._core", path)
+    if spec is None or spec.loader is None:
         raise ImportError(f"cannot load {path}")
     module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
+    spec.loader.exec_module(module)
     return module
 
 

@@ -312,10 +312,11 @@ int search_node(pdd_solver *S, const board *b, int target, uint32_t *marks, cons
             best_card = cards[i];
         }
         if (maximise ? best >= target : best < target) {
-            if (b->ncards == 0)
+            if (b->ncards == 0) {
                 S->history[seat][cards[i]] += b->tricks_left * b->tricks_left;
-            if (b->ncards == 0 && b->lead_suit < 0)
-                S->killer[b->tricks_left][seat] = (int8_t)cards[i];
+                if (b->lead_suit < 0)    /* a lead, not a talon trick's first card */
+                    S->killer[b->tricks_left][seat] = (int8_t)cards[i];
+            }
             all_marks = child_marks;     /* one move proves it: only its marks count */
             cut = 1;
             break;
