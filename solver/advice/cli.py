@@ -9,7 +9,9 @@ Common: ``--convention sochi|leningrad|rostov``, ``--option KEY=VALUE``
 ``--json``, ``--no-progress``; whist and bid also ``--layouts N`` (budget)
 and ``--exact``/``--sample``.
 A progress bar goes to standard error when it is a terminal; Ctrl-C stops a
-run and prints the estimate so far.
+run, prints the estimate so far and exits with status 130. A run stopped
+(``--seconds`` or Ctrl-C) before its first layout was finished prints no
+estimate: standard error says so.
 """
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ import signal
 import sys
 import threading
 from contextlib import contextmanager
-from typing import IO, Any, Iterator
+from typing import IO, Any, Callable, Iterator
 
 from .. import cli_args
 from ..notation import SEAT_NAMES
@@ -33,7 +35,10 @@ from .progress import ProgressBar
 from .stats import Estimate
 from .whist import WhistAdvice, WhistOption, advise_whist, whist_request
 
-__all__ = ["register"]
+__all__ = ["register", "EXIT_INTERRUPTED"]
+
+EXIT_INTERRUPTED = 130
+"""The status of a command stopped by Ctrl-C (128 + SIGINT), as the shells give."""
 
 
 def _tricks(text: str) -> tuple[int, int, int]:
@@ -97,6 +102,28 @@ def _run_options(args: argparse.Namespace) -> Iterator[RunOptions]:
             signal.signal(signal.SIGINT, previous)
         if bar is not None:
             bar.close()
+
+
+def _run(args: argparse.Namespace, out: IO[str], work: Callable[[RunOptions], Any],
+         to_json: Callable[[Any], dict], to_text: Callable[[Any], str]) -> int:
+    """Run one advice under Ctrl-C and print it. After Ctrl-C the estimate
+    so far is printed (or, when no layout was finished, a line saying so on
+    standard error) and the status is 130, as for any command stopped by
+    SIGINT."""
+    with _run_options(args) as options:
+        try:
+            result = work(options)
+        except AdviceError as error:
+            if not _interrupted(options):
+                raise
+            print(f"prefdd: interrupted: {error}", file=sys.stderr)
+            return EXIT_INTERRUPTED
+    out.write((json.dumps(to_json(result), ensure_ascii=False) if args.json else to_text(result)) + "\n")
+    return EXIT_INTERRUPTED if _interrupted(options) else 0
+
+
+def _interrupted(options: RunOptions) -> bool:
+    return options.cancel is not None and options.cancel.is_set()
 
 
 def _cards(hand) -> str:
@@ -235,20 +262,14 @@ def run_whist(args: argparse.Namespace, out: IO[str]) -> int:
                             options=_options(args.option), played=args.played or "", unseen=args.unseen,
                             prior_tricks=args.prior_tricks, discard_model=args.discard_model,
                             auction=_auction(args), split=args.split, four_players=args.four_players)
-    with _run_options(args) as options:
-        advice = advise_whist(request, options)
-    out.write((json.dumps(whist_json(advice), ensure_ascii=False) if args.json else format_whist(advice)) + "\n")
-    return 0
+    return _run(args, out, lambda options: advise_whist(request, options), whist_json, format_whist)
 
 
 def run_bid(args: argparse.Namespace, out: IO[str]) -> int:
     request = bid_request(args.hand, args.seat, talon=args.talon, convention=args.convention,
                           options=_options(args.option), contracts=args.contracts, defence=args.defence,
                           unseen=args.unseen, prior_tricks=args.prior_tricks, four_players=args.four_players)
-    with _run_options(args) as options:
-        advice = advise_bid(request, options)
-    out.write((json.dumps(bid_json(advice), ensure_ascii=False) if args.json else format_bid(advice)) + "\n")
-    return 0
+    return _run(args, out, lambda options: advise_bid(request, options), bid_json, format_bid)
 
 
 def run_enumerate(args: argparse.Namespace, out: IO[str]) -> int:
@@ -256,11 +277,8 @@ def run_enumerate(args: argparse.Namespace, out: IO[str]) -> int:
                                   defenders=args.defenders, convention=args.convention,
                                   options=_options(args.option), defence=args.defence,
                                   prior_tricks=args.prior_tricks, four_players=args.four_players)
-    with _run_options(args) as options:
-        result = enumerate_splits(request, options)
-    out.write((json.dumps(enumeration_json(result), ensure_ascii=False) if args.json
-               else format_enumeration(result)) + "\n")
-    return 0
+    return _run(args, out, lambda options: enumerate_splits(request, options), enumeration_json,
+                format_enumeration)
 
 
 def register(subparsers: Any) -> None:
