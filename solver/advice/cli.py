@@ -19,7 +19,7 @@ import signal
 import sys
 import threading
 from contextlib import contextmanager
-from typing import IO, Any, Iterator
+from typing import Any, Iterator
 
 from .. import cli_args
 from ..notation import SEAT_NAMES
@@ -229,7 +229,8 @@ def _auction(args: argparse.Namespace) -> AuctionFilter | None:
         args.auction_max_down if args.auction_max_down is not None else defaults.max_undertricks)
 
 
-def run_whist(args: argparse.Namespace, out: IO[str]) -> int:
+def run_whist(args: argparse.Namespace) -> int:
+    out = sys.stdout
     request = whist_request(args.hand, args.talon, args.contract, args.declarer, args.seat,
                             other_decision=args.other, convention=args.convention,
                             options=_options(args.option), played=args.played or "", unseen=args.unseen,
@@ -241,7 +242,8 @@ def run_whist(args: argparse.Namespace, out: IO[str]) -> int:
     return 0
 
 
-def run_bid(args: argparse.Namespace, out: IO[str]) -> int:
+def run_bid(args: argparse.Namespace) -> int:
+    out = sys.stdout
     request = bid_request(args.hand, args.seat, talon=args.talon, convention=args.convention,
                           options=_options(args.option), contracts=args.contracts, defence=args.defence,
                           unseen=args.unseen, prior_tricks=args.prior_tricks, four_players=args.four_players)
@@ -251,7 +253,8 @@ def run_bid(args: argparse.Namespace, out: IO[str]) -> int:
     return 0
 
 
-def run_enumerate(args: argparse.Namespace, out: IO[str]) -> int:
+def run_enumerate(args: argparse.Namespace) -> int:
+    out = sys.stdout
     request = enumeration_request(args.hand, args.declarer, args.contract, discard=args.discard,
                                   defenders=args.defenders, convention=args.convention,
                                   options=_options(args.option), defence=args.defence,
@@ -293,7 +296,7 @@ def register(subparsers: Any) -> None:
                        help="always count the defenders' split of tricks along the solver's line")
     whist.add_argument("--four-players", action="store_true", help="score a 4-player game (the dealer sits out)")
     _add_common(whist, 1000)
-    whist.set_defaults(run=run_whist)
+    whist.set_defaults(func=run_whist)
 
     bid = subparsers.add_parser(
         "bid", help="which contract: chance and expected value of every contract",
@@ -310,7 +313,7 @@ def register(subparsers: Any) -> None:
     bid.add_argument("--prior-tricks", type=_tricks, default=(0, 0, 0), help="endgames: tricks before, by seat")
     bid.add_argument("--four-players", action="store_true", help="score a 4-player game")
     _add_common(bid, 200)
-    bid.set_defaults(run=run_bid)
+    bid.set_defaults(func=run_bid)
 
     enumerate_ = subparsers.add_parser(
         "enumerate", help="every split of the defenders' cards, exactly",
@@ -328,4 +331,4 @@ def register(subparsers: Any) -> None:
                             help="endgames: tricks before, by seat")
     enumerate_.add_argument("--four-players", action="store_true", help="score a 4-player game")
     _add_common(enumerate_, None)
-    enumerate_.set_defaults(run=run_enumerate, mode="exact")
+    enumerate_.set_defaults(func=run_enumerate, mode="exact")
