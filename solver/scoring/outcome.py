@@ -15,6 +15,8 @@ Choices made where the spec is silent:
 * Half-whist is valid for either defender provided the *other* defender passed (a
   vector writes the first defender's half-whist after the second's pass); a return
   (``returned_by``) comes from that passing defender or from the 4-player dealer.
+  The dealer may also return the whist after both defenders passed (seed 002: "в том
+  числе после паса двух игроков"): that is scored as his whist.
 * Trick counts are whole numbers 0..10.  A played contract and a misère need the tricks
   of all three card holders, adding up to 10.  An unplayed contract (both passed,
   half-whist not returned, a checked 10 that stood) must have no tricks.
