@@ -8,7 +8,7 @@ EXAMPLE_DEAL := AQ7.K98.KT.QJ K.AQ7.AQ7.T87 JT98.JT.98.A9 ..J.K
 SANITIZE_DIR := build/sanitize
 PGO_DIR := build/pgo
 
-.PHONY: install test demo bench sanitize pgo clean serve
+.PHONY: install test demo bench nodes sanitize pgo clean serve
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,12 @@ demo: $(INSTALLED)
 
 bench: $(INSTALLED)
 	$(BIN)/pytest -q benchmarks --benchmark-only --benchmark-columns=mean,median,max,rounds --benchmark-sort=name
+
+# The node-count signature: every seeded benchmark set's values and nodes,
+# compared with benchmarks/nodes.txt (a change that must not alter the search
+# leaves it identical; about 20 s).
+nodes: $(INSTALLED)
+	$(BIN)/python benchmarks/nodes.py --check
 
 # The gRPC service on 127.0.0.1:50051 (see README, "gRPC service").
 serve: $(INSTALLED)
