@@ -42,6 +42,26 @@ class Decision(str, Enum):
     WHIST = "whist"
     HALF_WHIST = "half_whist"
 
+    @classmethod
+    def from_text(cls, text: object) -> "Decision | None":
+        """The decision a word names, or None: ``pass whist half_whist`` (also
+        ``half-whist``, ``half whist``, ``half``) and the Russian ``пас``, ``вист``,
+        ``полвиста`` (``пол-виста``, ``пол виста``), any case."""
+        if isinstance(text, cls):
+            return text
+        if not isinstance(text, str):
+            return None
+        word = "_".join(text.strip().casefold().replace("-", " ").replace("_", " ").split())
+        return _DECISION_WORDS.get(word)
+
+
+_DECISION_WORDS = {
+    "pass": Decision.PASS, "whist": Decision.WHIST, "half_whist": Decision.HALF_WHIST,
+    "half": Decision.HALF_WHIST, "halfwhist": Decision.HALF_WHIST,
+    "пас": Decision.PASS, "вист": Decision.WHIST, "полвиста": Decision.HALF_WHIST,
+    "пол_виста": Decision.HALF_WHIST, "полвист": Decision.HALF_WHIST,
+}
+
 
 @dataclass(frozen=True)
 class ContractOutcome:
@@ -221,9 +241,10 @@ def contract_level(value: object, what: str = "contract") -> int:
 
 
 def decision(value: object, who: str) -> Decision:
-    try:
-        return Decision(value)
-    except ValueError:
+    found = Decision.from_text(value)
+    if found is None:
         raise ScoringError(
-            f"decision of {who!r}: expected one of {[d.value for d in Decision]}, got {value!r}"
-        ) from None
+            f"decision of {who!r}: expected one of {[d.value for d in Decision]} "
+            f"(or пас, вист, полвиста), got {value!r}"
+        )
+    return found
