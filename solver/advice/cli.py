@@ -28,7 +28,7 @@ from .enumeration import Enumeration, enumerate_splits, enumeration_request
 from .errors import AdviceError
 from .jsonio import bid_json, enumeration_json, whist_json
 from .parallel import RunOptions, RunStats
-from .play import AuctionFilter
+from .play import AUCTION_MODEL, AuctionFilter
 from .progress import ProgressBar
 from .stats import Estimate
 from .whist import WhistAdvice, WhistOption, advise_whist, whist_request
@@ -138,7 +138,7 @@ def _option_lines(option: WhistOption, depth: int) -> list[str]:
     head = f"{indent}{option.action:<11}{_value(option.value)}{fails}   — {option.description}"
     lines = [head]
     if option.replies:
-        chosen = next(r for r in option.replies if r.scenario is option.scenario and r.value == option.value)
+        chosen = option.replies[option.chosen_reply or 0]
         who = "the other defender chooses (modelled" if option.chooser == "other" else "you choose (best"
         lines.append(f"{indent}  then {who}: {chosen.action}); values for you / the other defender:")
         for reply in option.replies:
@@ -178,6 +178,7 @@ def format_whist(advice: WhistAdvice) -> str:
                      f"(ahead by {advice.advantage.mean:.2f}"
                      + ("" if advice.advantage.exact is not None else f" ± {advice.advantage.std_error:.2f}")
                      + " whists)")
+    lines.append(f"Plan: {advice.plan}")
     lines.append(f"Declarer fails: {_percent(advice.declarer_fails.mean)}; his tricks: "
                  + _distribution(advice.declarer_tricks))
     if advice.split:
@@ -221,12 +222,16 @@ def format_enumeration(result: Enumeration) -> str:
 
 
 def _auction(args: argparse.Namespace) -> AuctionFilter | None:
-    if not (args.auction or args.auction_min_trumps is not None or args.auction_max_down is not None):
+    """The auction model (the default), its tests changed one by one, or none."""
+    changed = (args.auction_min_trumps, args.auction_max_down, args.auction_whister_tops)
+    if args.no_auction:
+        if any(value is not None for value in changed):
+            raise AdviceError("--no-auction cannot be combined with --auction-* settings")
         return None
-    defaults = AuctionFilter()
-    return AuctionFilter(
-        args.auction_min_trumps if args.auction_min_trumps is not None else defaults.min_trumps,
-        args.auction_max_down if args.auction_max_down is not None else defaults.max_undertricks)
+    model = AUCTION_MODEL
+    return AuctionFilter(*(model_value if value is None else (None if value < 0 else value)
+                           for value, model_value in zip(changed, (model.min_trumps, model.max_undertricks,
+                                                                   model.whister_min_tops))))
 
 
 def run_whist(args: argparse.Namespace) -> int:
@@ -289,10 +294,17 @@ def register(subparsers: Any) -> None:
                        help="the declarer's discard: his double-dummy best (default) or uniform among "
                             "those that keep the contract makeable")
     whist.add_argument("--auction", action="store_true",
-                       help="reject layouts the declarer could not reasonably have bid from "
-                            "(at least 4 trumps, at most 2 down double dummy)")
-    whist.add_argument("--auction-min-trumps", type=int, help="auction filter: fewest trumps in his 12 cards")
-    whist.add_argument("--auction-max-down", type=int, help="auction filter: most undertricks double dummy")
+                       help="the auction model (the default): keep only layouts the declarer could reasonably "
+                            "have bid from (at least 4 trumps, at most 1 down double dummy with his best "
+                            "discard) and where a partner who whisted holds an ace or a guarded king")
+    whist.add_argument("--no-auction", action="store_true",
+                       help="no auction model: every layout of the hidden cards counts the same")
+    whist.add_argument("--auction-min-trumps", type=int,
+                       help="auction model: fewest trumps in his 12 cards (default 4; -1: no test)")
+    whist.add_argument("--auction-max-down", type=int,
+                       help="auction model: most undertricks double dummy (default 1; -1: no test)")
+    whist.add_argument("--auction-whister-tops", type=int,
+                       help="auction model: fewest tops of a partner who whisted (default 1; -1: no test)")
     whist.add_argument("--split", action="store_true",
                        help="always count the defenders' split of tricks along the solver's line")
     whist.add_argument("--four-players", action="store_true", help="score a 4-player game (the dealer sits out)")
