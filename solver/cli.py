@@ -5,7 +5,7 @@
     prefdd batch [FILE] [--workers N]     JSON lines in, JSON lines out
     prefdd score / prefdd pool            scoring (solver.scoring.cli)
     prefdd analyze                        whole-deal analysis (solver.analysis.cli)
-    prefdd whist / bid / enumerate        decisions under hidden cards (solver.advice.cli)
+    prefdd whist / bid / enumerate / play decisions under hidden cards (solver.advice.cli)
     prefdd serve                          the gRPC service (service.cli)
 
 Errors go to stderr with exit status 2.
@@ -155,7 +155,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     scoring_cli.register(commands)          # score, pool
     analysis_cli.register(commands)         # analyze
-    advice_cli.register(commands)           # whist, bid, enumerate
+    advice_cli.register(commands)           # whist, bid, enumerate, play
     if service_cli is not None:
         service_cli.register(commands)      # serve
     return parser
