@@ -5,7 +5,7 @@
     prefdd batch [FILE] [--workers N]     JSON lines in, JSON lines out
     prefdd score / prefdd pool            scoring (solver.scoring.cli)
     prefdd analyze                        whole-deal analysis (solver.analysis.cli)
-    prefdd whist / bid / enumerate        decisions under hidden cards (solver.advice.cli)
+    prefdd whist / bid / enumerate / play decisions under hidden cards (solver.advice.cli)
     prefdd serve                          the gRPC service (service.cli)
     prefdd --version
 
@@ -165,7 +165,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     scoring_cli.register(commands)          # score, pool
     analysis_cli.register(commands)         # analyze
-    advice_cli.register(commands)           # whist, bid, enumerate
+    advice_cli.register(commands)           # whist, bid, enumerate, play
     for entry in entry_points(group=COMMAND_GROUP):  # serve (service.cli)
         try:
             register = entry.load()

@@ -1,4 +1,5 @@
-"""``prefdd whist``, ``prefdd bid`` and ``prefdd enumerate``.
+"""``prefdd whist``, ``prefdd bid`` and ``prefdd enumerate`` (and ``prefdd play``:
+:mod:`solver.advice.play_cli`).
 
     prefdd whist HAND --talon T --contract 6s --declarer S --seat S [--other pass|whist|half_whist]
     prefdd bid HAND --seat S [--talon T] [--contracts all|6s,7s,...]
@@ -272,7 +273,7 @@ def run_enumerate(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: Any) -> None:
-    """Add ``whist``, ``bid`` and ``enumerate`` to the ``prefdd`` command line."""
+    """Add ``whist``, ``bid``, ``enumerate`` and ``play`` to the ``prefdd`` command line."""
     whist = subparsers.add_parser(
         "whist", help="whist or pass: each option's expected value over the hidden cards",
         description="The defender's question: the expected single-deal value of each option (pass, "
@@ -345,3 +346,6 @@ def register(subparsers: Any) -> None:
     enumerate_.add_argument("--four-players", action="store_true", help="score a 4-player game")
     _add_common(enumerate_, None)
     enumerate_.set_defaults(func=run_enumerate, mode="exact")
+
+    from . import play_cli  # it reads this module's shared options
+    play_cli.register(subparsers)
