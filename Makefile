@@ -15,7 +15,7 @@ $(BIN)/python:
 
 # Editable install: the C core is compiled into solver/ by the package build.
 $(INSTALLED): $(BIN)/python $(SOURCES)
-	$(BIN)/python -m pip install -q -e ".[test,service]"
+	$(BIN)/python -m pip install -q -e ".[test,service,dask]"
 	touch $@
 
 install: $(INSTALLED)
