@@ -7,7 +7,7 @@ SOURCES := pyproject.toml $(wildcard csrc/*.c csrc/*.h csrc/*.py)
 EXAMPLE_DEAL := AQ7.K98.KT.QJ K.AQ7.AQ7.T87 JT98.JT.98.A9 ..J.K
 SANITIZE_DIR := build/sanitize
 
-.PHONY: install test demo bench sanitize clean proto serve
+.PHONY: install test demo bench nodes sanitize clean proto serve
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -45,6 +45,12 @@ demo: $(INSTALLED)
 
 bench: $(INSTALLED) $(PROTO_STAMP)
 	$(BIN)/pytest -q benchmarks --benchmark-only --benchmark-columns=mean,median,max,rounds --benchmark-sort=name
+
+# The node-count signature: every seeded benchmark set's values and nodes,
+# compared with benchmarks/nodes.txt (a change that must not alter the search
+# leaves it identical; about 20 s).
+nodes: $(INSTALLED)
+	$(BIN)/python benchmarks/nodes.py --check
 
 # The gRPC service on 127.0.0.1:50051 (see README, "gRPC service").
 serve: $(INSTALLED) $(PROTO_STAMP)

@@ -32,7 +32,8 @@ from solver.analysis import discard_text
 from solver.notation import Contract, Hand
 
 from . import convert
-from .convert import RequestError
+from .enums import DEFENCE_RULES, DISCARD_MODELS, LAYOUT_MODES
+from .errors import RequestError
 from .proto import pb
 
 __all__ = ["BudgetChoice", "LayoutLimitExceeded", "DEFAULT_WHIST_LAYOUTS", "DEFAULT_BID_LAYOUTS",
@@ -58,10 +59,6 @@ class BudgetChoice:
     """``auto``, ``sample`` or ``exact`` (:class:`~solver.advice.RunOptions`)."""
 
 
-_MODES = {pb.LAYOUT_MODE_UNSPECIFIED: "auto", pb.LAYOUT_MODE_AUTO: "auto", pb.LAYOUT_MODE_SAMPLE: "sample",
-          pb.LAYOUT_MODE_EXACT: "exact"}
-
-
 def _seconds(value: float, field: str) -> float | None:
     if not math.isfinite(value) or value < 0:
         raise RequestError(f"field '{field}' must be 0 (no time budget) or a positive number of seconds, "
@@ -70,10 +67,9 @@ def _seconds(value: float, field: str) -> float | None:
 
 
 def budget_from_proto(message: pb.Budget, default_layouts: int) -> BudgetChoice:
-    if message.mode not in _MODES:
-        raise RequestError(f"field 'budget.mode': unknown LayoutMode value {message.mode}")
+    mode = LAYOUT_MODES.required(message.mode, "budget.mode")
     return BudgetChoice(message.layouts or default_layouts, _seconds(message.seconds, "budget.seconds"),
-                        message.seed, _MODES[message.mode])
+                        message.seed, mode)
 
 
 def check_layouts(budget: BudgetChoice, space: int, limit: int) -> None:
@@ -86,18 +82,6 @@ def check_layouts(budget: BudgetChoice, space: int, limit: int) -> None:
     if not enumerates and budget.layouts > limit:
         raise LayoutLimitExceeded(f"budget.layouts={budget.layouts} exceeds the server's limit "
                                   f"max_advice_layouts={limit}")
-
-
-_DISCARD_MODELS = {pb.DISCARD_MODEL_UNSPECIFIED: "best", pb.DISCARD_MODEL_BEST: "best",
-                   pb.DISCARD_MODEL_UNIFORM: "uniform"}
-_DEFENCE_RULES = {pb.DEFENCE_RULE_UNSPECIFIED: "whist", pb.DEFENCE_RULE_WHIST: "whist",
-                  pb.DEFENCE_RULE_PASS: "pass", pb.DEFENCE_RULE_BOTH: "both"}
-
-
-def _enum(value: int, table: dict[int, str], enum_name: str, field: str) -> str:
-    if value not in table:
-        raise RequestError(f"field '{field}': unknown {enum_name} value {value}")
-    return table[value]
 
 
 def _optional_text(value: str, field: str) -> str | None:
@@ -135,7 +119,7 @@ def whist_from_proto(message: pb.AdviseWhistRequest) -> tuple[WhistRequest, Budg
         convention=choice.convention, played=convert.cards_field(message.played, "played"),
         unseen=_optional_text(message.unseen, "unseen"), prior_tricks=convert.prior_tricks_from_proto(
             message.prior_tricks),
-        discard_model=_enum(message.discard_model, _DISCARD_MODELS, "DiscardModel", "discard_model"),
+        discard_model=DISCARD_MODELS.required(message.discard_model, "discard_model"),
         auction=_auction(message), split=message.split, four_players=message.four_players)
     return request, budget_from_proto(message.budget, DEFAULT_WHIST_LAYOUTS)
 
@@ -192,7 +176,7 @@ def bid_from_proto(message: pb.AdviseBidRequest) -> tuple[BidRequest, BudgetChoi
         convert.text_field(message.hand, "hand"), seat,  # type: ignore[arg-type]
         talon=_optional_text(message.talon, "talon"), convention=choice.convention,
         contracts=_contracts(list(message.contracts)) or None,
-        defence=_enum(message.defence, _DEFENCE_RULES, "DefenceRule", "defence"),
+        defence=DEFENCE_RULES.required(message.defence, "defence"),
         unseen=_optional_text(message.unseen, "unseen"),
         prior_tricks=convert.prior_tricks_from_proto(message.prior_tricks), four_players=message.four_players)
     return request, budget_from_proto(message.budget, DEFAULT_BID_LAYOUTS)
@@ -235,7 +219,7 @@ def enumeration_from_proto(message: pb.EnumerateRequest) -> tuple[EnumerationReq
     request = enumeration_request(
         convert.text_field(message.hand, "hand"), declarer, contracts,  # type: ignore[arg-type]
         discard=_optional_text(message.discard, "discard"), defenders=_optional_text(message.defenders, "defenders"),
-        convention=choice.convention, defence=_enum(message.defence, _DEFENCE_RULES, "DefenceRule", "defence"),
+        convention=choice.convention, defence=DEFENCE_RULES.required(message.defence, "defence"),
         prior_tricks=convert.prior_tricks_from_proto(message.prior_tricks), four_players=message.four_players)
     budget = BudgetChoice(1, _seconds(message.seconds, "seconds"), message.seed, "exact")
     return request, budget

@@ -399,7 +399,7 @@ def test_unexpected_errors_are_internal(client: AnalysisClient, monkeypatch: pyt
         raise RuntimeError("a bug")
 
     for name in ("advise_whist", "advise_bid", "enumerate_splits"):
-        monkeypatch.setattr(f"service.server.{name}", broken)
+        monkeypatch.setattr(f"service.servicer.{name}", broken)
     calls = [lambda: client.advise_whist(**ENDGAME_WHIST),  # type: ignore[arg-type]
              lambda: client.advise_bid(BID_HAND, 0, unseen=BID_UNSEEN, prior_tricks=BID_PRIOR),
              lambda: client.enumerate_splits(ENUM_HAND, 1, ["6s"], defenders=ENUM_DEFENDERS,

@@ -23,7 +23,7 @@ from solver import Deal, Position, Solver
 from solver.engine import OPT_NONE
 from service.client import AnalysisClient, BatchItem, ServiceError
 from service.proto import GENERATED, SERVICE_NAME, pb
-from service.server import JsonLogFormatter
+from service.interceptors import JsonLogFormatter
 
 ENDGAME = "AK.7..J9 .Q9.Q8.T 7.T.9.AK"
 SLOW_DEAL = str(random_deal(7))  # misère on a full deal: many seconds for plain alpha-beta

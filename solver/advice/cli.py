@@ -286,8 +286,9 @@ def register(subparsers: Any) -> None:
     whist.add_argument("--contract", required=True, help="the declarer's contract, 6s .. 10nt")
     whist.add_argument("--declarer", required=True, type=cli_args.seat, help="the declarer's seat 0-2")
     whist.add_argument("--seat", required=True, type=cli_args.seat, help="your seat 0-2")
-    whist.add_argument("--other", choices=["pass", "whist", "half_whist"],
-                       help="what the other defender said (required when he spoke first)")
+    whist.add_argument("--other", metavar="pass|whist|half_whist",
+                       help="what the other defender said (required when he spoke first); "
+                            "also пас, вист, полвиста")
     whist.add_argument("--played", help="cards played so far, in order from the first lead")
     whist.add_argument("--unseen", help="endgames: the declarer's and the other defender's cards together")
     whist.add_argument("--prior-tricks", type=_tricks, default=(0, 0, 0),
