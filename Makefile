@@ -18,7 +18,7 @@ $(BIN)/python:
 # solver/ and generates the gRPC code from protos/ into service/_proto/.
 $(INSTALLED): $(BIN)/python $(SOURCES)
 	rm -f solver/_core*.so
-	$(BIN)/python -m pip install -q -e ".[test,service]"
+	$(BIN)/python -m pip install -q -e ".[test,service,dask]"
 	touch $@
 
 install: $(INSTALLED)

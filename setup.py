@@ -49,6 +49,7 @@ setup(
     cmdclass={"build_py": build_py_with_protos},
     extras_require={
         "service": _service_requirements(),
+        "dask": ["distributed>=2024.1"],
         "test": ["pytest>=8", "pytest-benchmark>=4", "hypothesis>=6.100", "grpcio-tools"],
     },
 )

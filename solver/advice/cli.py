@@ -7,8 +7,9 @@
 
 Common: ``--convention sochi|leningrad|rostov``, ``--option KEY=VALUE``
 (repeatable), ``--seconds S`` (budget), ``--seed N``, ``--workers N``,
-``--json``, ``--no-progress``; whist and bid also ``--layouts N`` (budget)
-and ``--exact``/``--sample``.
+``--json``, ``--no-progress``, ``--dask ADDRESS`` (run on a Dask cluster, the
+same answer); whist and bid also ``--layouts N`` (budget) and
+``--exact``/``--sample``.
 A progress bar goes to standard error when it is a terminal; Ctrl-C stops a
 run and prints the estimate so far.
 """
@@ -20,6 +21,7 @@ import signal
 import sys
 import threading
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any, Iterator
 
 from .. import cli_args
@@ -76,6 +78,9 @@ def _add_common(parser: argparse.ArgumentParser, layouts: int | None) -> None:
                         help="stop after this many seconds with the estimate so far")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     parser.add_argument("--workers", type=cli_args.positive_int, help="solver threads (default: every core)")
+    parser.add_argument("--dask", metavar="ADDRESS", type=cli_args.dask_address,
+                        help="run on a Dask cluster: its scheduler's host:port, or local:N for N local worker "
+                             "processes (the same answer; --workers does not apply; needs the dask extra)")
     parser.add_argument("--json", action="store_true", help="one JSON object")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on standard error")
 
@@ -92,7 +97,13 @@ def _run_options(args: argparse.Namespace) -> Iterator[RunOptions]:
     if threading.current_thread() is threading.main_thread():
         previous = signal.signal(signal.SIGINT, lambda signum, frame: cancel.set())
     try:
-        yield options
+        if args.dask:
+            from .. import distributed
+
+            with distributed.connect(args.dask) as client:
+                yield replace(options, executor=distributed.DaskExecutor(client))
+        else:
+            yield options
     finally:
         if previous is not None:
             signal.signal(signal.SIGINT, previous)
