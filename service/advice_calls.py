@@ -15,7 +15,11 @@ Choices where the issue is silent:
   Enumerate always enumerates, so a full deal's 184,756 splits need a limit of
   at least that (the default is 200,000).
 * The unspecified enums take the command line's defaults: auto mode, the
-  best-discard model, the ``whist`` defence rule; the convention is required.
+  best-discard model, the ``whist`` defence rule, the default auction model;
+  the convention is required. The auction model changed the meaning of an
+  AdviseWhist request without ``auction`` (every layout before, the model
+  now): the answer says which model it played (``auction_model``), and
+  ``AUCTION_MODEL_NONE`` asks for every layout.
 * Discards are answered as two cards in canonical order (``"AsKs"``), as in
   AnalyzeDeal and ``prefdd analyze --json``.
 """
@@ -24,15 +28,17 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from solver.advice import (AuctionFilter, BidAdvice, BidRequest, ContractAdvice, Enumeration, EnumerationRequest,
+from solver.advice import (AuctionFilter, auction_text, BidAdvice, BidRequest, ContractAdvice, Enumeration, EnumerationRequest,
                            Estimate, LayoutSpace, RunStats, WhistAdvice, WhistOption, WhistRequest, bid_request,
                            enumeration_request, whist_request)
 from solver.advice import layout_space
+from solver.advice.play import AUCTION_MODEL
 from solver.analysis import discard_text
 from solver.notation import Contract, Hand
 
 from . import convert
-from .convert import RequestError
+from .enums import AUCTION_MODELS, DEFENCE_RULES, DISCARD_MODELS, LAYOUT_MODES
+from .errors import RequestError
 from .proto import pb
 
 __all__ = ["BudgetChoice", "LayoutLimitExceeded", "DEFAULT_WHIST_LAYOUTS", "DEFAULT_BID_LAYOUTS",
@@ -58,10 +64,6 @@ class BudgetChoice:
     """``auto``, ``sample`` or ``exact`` (:class:`~solver.advice.RunOptions`)."""
 
 
-_MODES = {pb.LAYOUT_MODE_UNSPECIFIED: "auto", pb.LAYOUT_MODE_AUTO: "auto", pb.LAYOUT_MODE_SAMPLE: "sample",
-          pb.LAYOUT_MODE_EXACT: "exact"}
-
-
 def _seconds(value: float, field: str) -> float | None:
     if not math.isfinite(value) or value < 0:
         raise RequestError(f"field '{field}' must be 0 (no time budget) or a positive number of seconds, "
@@ -70,10 +72,9 @@ def _seconds(value: float, field: str) -> float | None:
 
 
 def budget_from_proto(message: pb.Budget, default_layouts: int) -> BudgetChoice:
-    if message.mode not in _MODES:
-        raise RequestError(f"field 'budget.mode': unknown LayoutMode value {message.mode}")
+    mode = LAYOUT_MODES.required(message.mode, "budget.mode")
     return BudgetChoice(message.layouts or default_layouts, _seconds(message.seconds, "budget.seconds"),
-                        message.seed, _MODES[message.mode])
+                        message.seed, mode)
 
 
 def check_layouts(budget: BudgetChoice, space: int, limit: int) -> None:
@@ -86,18 +87,6 @@ def check_layouts(budget: BudgetChoice, space: int, limit: int) -> None:
     if not enumerates and budget.layouts > limit:
         raise LayoutLimitExceeded(f"budget.layouts={budget.layouts} exceeds the server's limit "
                                   f"max_advice_layouts={limit}")
-
-
-_DISCARD_MODELS = {pb.DISCARD_MODEL_UNSPECIFIED: "best", pb.DISCARD_MODEL_BEST: "best",
-                   pb.DISCARD_MODEL_UNIFORM: "uniform"}
-_DEFENCE_RULES = {pb.DEFENCE_RULE_UNSPECIFIED: "whist", pb.DEFENCE_RULE_WHIST: "whist",
-                  pb.DEFENCE_RULE_PASS: "pass", pb.DEFENCE_RULE_BOTH: "both"}
-
-
-def _enum(value: int, table: dict[int, str], enum_name: str, field: str) -> str:
-    if value not in table:
-        raise RequestError(f"field '{field}': unknown {enum_name} value {value}")
-    return table[value]
 
 
 def _optional_text(value: str, field: str) -> str | None:
@@ -113,12 +102,17 @@ def _contracts(messages: list[pb.Contract]) -> list[Contract]:
 # ---- AdviseWhist ---------------------------------------------------------------
 
 def _auction(message: pb.AdviseWhistRequest) -> AuctionFilter | None:
+    model = AUCTION_MODELS.required(message.auction_model, "auction_model")
     if not message.HasField("auction"):
-        return None
+        return AUCTION_MODEL if model == "default" else None
+    if message.auction_model == pb.AUCTION_MODEL_NONE:
+        raise RequestError("field 'auction_model' is AUCTION_MODEL_NONE but field 'auction' gives a filter: "
+                           "give one of them")
     default = AuctionFilter()
     auction = message.auction
     return AuctionFilter(auction.min_trumps if auction.HasField("min_trumps") else default.min_trumps,
-                         auction.max_undertricks if auction.HasField("max_undertricks") else default.max_undertricks)
+                         auction.max_undertricks if auction.HasField("max_undertricks") else default.max_undertricks,
+                         auction.whister_min_tops if auction.HasField("whister_min_tops") else None)
 
 
 def whist_from_proto(message: pb.AdviseWhistRequest) -> tuple[WhistRequest, BudgetChoice]:
@@ -135,7 +129,7 @@ def whist_from_proto(message: pb.AdviseWhistRequest) -> tuple[WhistRequest, Budg
         convention=choice.convention, played=convert.cards_field(message.played, "played"),
         unseen=_optional_text(message.unseen, "unseen"), prior_tricks=convert.prior_tricks_from_proto(
             message.prior_tricks),
-        discard_model=_enum(message.discard_model, _DISCARD_MODELS, "DiscardModel", "discard_model"),
+        discard_model=DISCARD_MODELS.required(message.discard_model, "discard_model"),
         auction=_auction(message), split=message.split, four_players=message.four_players)
     return request, budget_from_proto(message.budget, DEFAULT_WHIST_LAYOUTS)
 
@@ -177,7 +171,8 @@ def whist_response(advice: WhistAdvice) -> pb.AdviseWhistResponse:
         split=[pb.SplitProbability(mine=mine, other=other, probability=p)
                for (mine, other), p in (advice.split or {}).items()],
         run=_run(advice.run), notes=list(advice.notes),
-        speaking_order="first" if advice.request.speaks_first else "second")
+        speaking_order="first" if advice.request.speaks_first else "second",
+        auction_model=auction_text(advice.request.auction_played), plan=advice.plan)
     if advice.advantage is not None:
         out.advantage.CopyFrom(_estimate(advice.advantage))
     return out
@@ -192,7 +187,7 @@ def bid_from_proto(message: pb.AdviseBidRequest) -> tuple[BidRequest, BudgetChoi
         convert.text_field(message.hand, "hand"), seat,  # type: ignore[arg-type]
         talon=_optional_text(message.talon, "talon"), convention=choice.convention,
         contracts=_contracts(list(message.contracts)) or None,
-        defence=_enum(message.defence, _DEFENCE_RULES, "DefenceRule", "defence"),
+        defence=DEFENCE_RULES.required(message.defence, "defence"),
         unseen=_optional_text(message.unseen, "unseen"),
         prior_tricks=convert.prior_tricks_from_proto(message.prior_tricks), four_players=message.four_players)
     return request, budget_from_proto(message.budget, DEFAULT_BID_LAYOUTS)
@@ -235,7 +230,7 @@ def enumeration_from_proto(message: pb.EnumerateRequest) -> tuple[EnumerationReq
     request = enumeration_request(
         convert.text_field(message.hand, "hand"), declarer, contracts,  # type: ignore[arg-type]
         discard=_optional_text(message.discard, "discard"), defenders=_optional_text(message.defenders, "defenders"),
-        convention=choice.convention, defence=_enum(message.defence, _DEFENCE_RULES, "DefenceRule", "defence"),
+        convention=choice.convention, defence=DEFENCE_RULES.required(message.defence, "defence"),
         prior_tricks=convert.prior_tricks_from_proto(message.prior_tricks), four_players=message.four_players)
     budget = BudgetChoice(1, _seconds(message.seconds, "seconds"), message.seed, "exact")
     return request, budget

@@ -12,7 +12,8 @@ seats 0-2, deals and cards notation text. A failed call raises
 :meth:`~AnalysisClient.solve` and :meth:`~AnalysisClient.evaluate_batch` answer
 small dataclasses; the analysis and advice calls
 (:meth:`~AnalysisClient.analyze_deal`, :meth:`~AnalysisClient.advise_whist`,
-:meth:`~AnalysisClient.advise_bid`, :meth:`~AnalysisClient.enumerate_splits`)
+:meth:`~AnalysisClient.advise_bid`, :meth:`~AnalysisClient.enumerate_splits`,
+:meth:`~AnalysisClient.advise_play`)
 answer the response messages themselves (typed by the generated ``.pyi``),
 which mirror the .proto and its documentation field for field.
 """
@@ -25,19 +26,14 @@ from typing import Any, Iterable, Iterator, Mapping, NamedTuple, Sequence
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from solver.notation import Contract, ContractKind
+from solver.notation import Contract
 
+from .enums import (AUCTION_MODELS, CONTRACT_KINDS, CONVENTIONS, DECISIONS, DEFENCE_RULES, DISCARD_MODELS,
+                    LAYOUT_MODES, SCORE_KINDS, SEATS, STRAINS)
 from .proto import pb, pb_grpc
 
 __all__ = ["AnalysisClient", "BatchItem", "BatchResult", "ServiceError", "SolveResult", "contract_fields",
            "contract_message"]
-
-_SEAT_ENUMS = (pb.SEAT_FIRST, pb.SEAT_SECOND, pb.SEAT_THIRD)
-_STRAIN_ENUMS = (pb.STRAIN_SPADES, pb.STRAIN_CLUBS, pb.STRAIN_DIAMONDS, pb.STRAIN_HEARTS, pb.STRAIN_NO_TRUMP)
-_KIND_ENUMS = {ContractKind.TRICKS: pb.CONTRACT_KIND_TRICKS, ContractKind.MISERE: pb.CONTRACT_KIND_MISERE,
-               ContractKind.ALLPASS: pb.CONTRACT_KIND_ALL_PASS}
-_CONVENTION_ENUMS = {"sochi": pb.CONVENTION_SOCHI, "leningrad": pb.CONVENTION_LENINGRAD,
-                     "rostov": pb.CONVENTION_ROSTOV}
 
 
 class ServiceError(Exception):
@@ -56,8 +52,8 @@ class ServiceError(Exception):
 def contract_fields(contract: Contract | str) -> tuple[int, int]:
     """(ContractKind, Strain) enum values of a contract (text or object)."""
     contract = Contract.parse(contract) if isinstance(contract, str) else contract
-    strain = _STRAIN_ENUMS[contract.strain] if contract.strain is not None else pb.STRAIN_UNSPECIFIED
-    return _KIND_ENUMS[contract.kind], strain
+    strain = STRAINS.to_proto(contract.strain) if contract.strain is not None else STRAINS.unspecified
+    return CONTRACT_KINDS.to_proto(contract.kind), strain
 
 
 def contract_message(contract: Contract | str) -> pb.Contract:
@@ -67,39 +63,21 @@ def contract_message(contract: Contract | str) -> pb.Contract:
     return pb.Contract(kind=kind, strain=strain, level=contract.level or 0)
 
 
-def _enum_value(enum_type: Any, prefix: str, text: str, what: str) -> int:
-    name = f"{prefix}_{text.strip().upper().replace('-', '_')}"
-    if name not in enum_type.keys() or name.endswith("_UNSPECIFIED"):
-        known = [key[len(prefix) + 1:].lower() for key in enum_type.keys() if not key.endswith("_UNSPECIFIED")]
-        raise ValueError(f"unknown {what} {text!r}; known: {known}")
-    return enum_type.Value(name)
-
-
-def _convention(text: str | None) -> int:
-    if text is None:
-        return pb.CONVENTION_UNSPECIFIED
-    return _enum_value(pb.Convention, "CONVENTION", text, "convention")
-
-
-def _decision(text: str | None) -> int:
-    return pb.DECISION_UNSPECIFIED if text is None else _enum_value(pb.Decision, "DECISION", text, "decision")
-
-
 def _overrides(options: Mapping[str, Any] | None) -> str:
     return json.dumps(dict(options)) if options else ""
 
 
 def _budget(layouts: int, seconds: float, seed: int, mode: str) -> pb.Budget:
     return pb.Budget(layouts=layouts, seconds=seconds, seed=seed,
-                     mode=_enum_value(pb.LayoutMode, "LAYOUT_MODE", mode, "layout mode"))
+                     mode=LAYOUT_MODES.from_text(mode))
 
 
 def _seat(seat: int | None) -> int:
     if seat is None:
-        return pb.SEAT_UNSPECIFIED
-    if isinstance(seat, bool) or seat not in (0, 1, 2):
+        return SEATS.unspecified
+    if isinstance(seat, bool) or not isinstance(seat, int) or seat not in SEATS:
         raise ValueError(f"a seat is 0, 1 or 2, got {seat!r}")
-    return _SEAT_ENUMS[seat]
+    return SEATS.to_proto(seat)
 
 
 @dataclass(frozen=True)
@@ -252,8 +230,8 @@ class AnalysisClient:
             answer = self.stub.Solve(request, timeout=self._deadline(timeout))
         except grpc.RpcError as error:
             raise ServiceError.from_rpc_error(error) from None
-        return SolveResult(answer.declarer_tricks, answer.seat_to_move - pb.SEAT_FIRST, answer.tricks_left,
-                           {value.card: value.declarer_tricks for value in answer.card_values},
+        return SolveResult(answer.declarer_tricks, SEATS.required(answer.seat_to_move, "seat_to_move"),
+                           answer.tricks_left, {value.card: value.declarer_tricks for value in answer.card_values},
                            list(answer.best_line))
 
     def evaluate_batch(self, items: Iterable[BatchItem | pb.BatchItem], timeout: float | None = None,
@@ -299,8 +277,8 @@ class AnalysisClient:
         if convention is not None or decisions is not None or half_whist_returned:
             first, second = decisions if decisions is not None else (None, None)
             request.scoring.CopyFrom(pb.DealScoring(
-                convention=_convention(convention), option_overrides_json=_overrides(option_overrides),
-                first_defender=_decision(first), second_defender=_decision(second),
+                convention=CONVENTIONS.from_text(convention), option_overrides_json=_overrides(option_overrides),
+                first_defender=DECISIONS.from_text(first), second_defender=DECISIONS.from_text(second),
                 half_whist_returned=half_whist_returned))
         return self._call(self.stub.AnalyzeDeal, request, timeout)
 
@@ -310,22 +288,46 @@ class AnalysisClient:
                      unseen: str = "", prior_tricks: Sequence[int] = (), discard_model: str = "best",
                      auction: Mapping[str, int] | None = None, split: bool = False, four_players: bool = False,
                      layouts: int = 0, seconds: float = 0.0, seed: int = 0, mode: str = "auto",
-                     timeout: float | None = None) -> pb.AdviseWhistResponse:
+                     timeout: float | None = None, auction_model: str = "default") -> pb.AdviseWhistResponse:
         """Whist or pass (``prefdd whist``): each option's expected value over
         the hidden layouts. ``auction``: keep only layouts the declarer could
         have bid from ({} for the defaults, or ``min_trumps``,
-        ``max_undertricks``). ``layouts`` (0: 1000), ``seconds`` (0: none),
+        ``max_undertricks``, ``whister_min_tops``); without it,
+        ``auction_model`` (``default`` or ``none``) says which model. ``layouts`` (0: 1000), ``seconds`` (0: none),
         ``seed`` and ``mode`` (auto, sample, exact) are the run's budget."""
         request = pb.AdviseWhistRequest(
             hand=hand, talon=talon, contract=contract_message(contract), declarer=_seat(declarer), seat=_seat(seat),
-            other_decision=_decision(other_decision), convention=_convention(convention),
+            other_decision=DECISIONS.from_text(other_decision), convention=CONVENTIONS.from_text(convention),
             option_overrides_json=_overrides(option_overrides), played=list(played), unseen=unseen,
             prior_tricks=list(prior_tricks),
-            discard_model=_enum_value(pb.DiscardModel, "DISCARD_MODEL", discard_model, "discard model"),
-            split=split, four_players=four_players, budget=_budget(layouts, seconds, seed, mode))
+            discard_model=DISCARD_MODELS.from_text(discard_model),
+            split=split, four_players=four_players, budget=_budget(layouts, seconds, seed, mode),
+            auction_model=AUCTION_MODELS.from_text(auction_model))
         if auction is not None:
             request.auction.CopyFrom(pb.AuctionFilter(**auction))
         return self._call(self.stub.AdviseWhist, request, timeout)
+
+    def advise_play(self, hand: str, contract: Contract | str, declarer: int, seat: int, *,
+                    played: Iterable[str] = (), talon: str = "", discard: str = "",
+                    open_hands: Mapping[int, str] | None = None, unseen: str = "",
+                    prior_tricks: Sequence[int] = (), whisters: Iterable[int] = (),
+                    half_whist_returned: bool = False, convention: str = "sochi",
+                    option_overrides: Mapping[str, Any] | None = None, four_players: bool = False,
+                    leader: int | None = None, layouts: int = 0, seconds: float = 0.0, seed: int = 0,
+                    mode: str = "auto", timeout: float | None = None) -> pb.AdvisePlayResponse:
+        """Which card (``prefdd play``): each legal card of the seat on move,
+        valued over the layouts it cannot see. ``open_hands``: seat → hand it
+        sees; ``whisters``: the defenders who whist (empty: the default).
+        ``layouts`` 0: 500."""
+        request = pb.AdvisePlayRequest(
+            hand=hand, contract=contract_message(contract), declarer=_seat(declarer), seat=_seat(seat),
+            played=list(played), talon=talon, discard=discard,
+            open_hands=[pb.OpenHand(seat=_seat(s), hand=h) for s, h in (open_hands or {}).items()],
+            unseen=unseen, prior_tricks=list(prior_tricks), whisters=[_seat(s) for s in whisters],
+            half_whist_returned=half_whist_returned, convention=CONVENTIONS.from_text(convention),
+            option_overrides_json=_overrides(option_overrides), four_players=four_players, leader=_seat(leader),
+            budget=_budget(layouts, seconds, seed, mode))
+        return self._call(self.stub.AdvisePlay, request, timeout)
 
     def advise_bid(self, hand: str, seat: int, *, talon: str = "", convention: str = "sochi",
                    option_overrides: Mapping[str, Any] | None = None, contracts: Iterable[Contract | str] = (),
@@ -336,10 +338,10 @@ class AnalysisClient:
         value from 10 cards, or the best contract and discard of 12 (``talon``
         added). ``contracts`` empty: all. ``layouts`` 0: 200."""
         request = pb.AdviseBidRequest(
-            hand=hand, seat=_seat(seat), talon=talon, convention=_convention(convention),
+            hand=hand, seat=_seat(seat), talon=talon, convention=CONVENTIONS.from_text(convention),
             option_overrides_json=_overrides(option_overrides),
             contracts=[contract_message(c) for c in contracts],
-            defence=_enum_value(pb.DefenceRule, "DEFENCE_RULE", defence, "defence rule"), unseen=unseen,
+            defence=DEFENCE_RULES.from_text(defence), unseen=unseen,
             prior_tricks=list(prior_tricks), four_players=four_players,
             budget=_budget(layouts, seconds, seed, mode))
         return self._call(self.stub.AdviseBid, request, timeout)
@@ -354,9 +356,9 @@ class AnalysisClient:
         with ``defenders``."""
         request = pb.EnumerateRequest(
             hand=hand, declarer=_seat(declarer), contracts=[contract_message(c) for c in contracts],
-            discard=discard, defenders=defenders, convention=_convention(convention),
+            discard=discard, defenders=defenders, convention=CONVENTIONS.from_text(convention),
             option_overrides_json=_overrides(option_overrides),
-            defence=_enum_value(pb.DefenceRule, "DEFENCE_RULE", defence, "defence rule"),
+            defence=DEFENCE_RULES.from_text(defence),
             prior_tricks=list(prior_tricks), four_players=four_players, seconds=seconds, seed=seed)
         return self._call(self.stub.Enumerate, request, timeout)
 
@@ -366,14 +368,9 @@ class AnalysisClient:
         ``leningrad``, ``rostov``); ``kind`` is ``deal``, ``settlement``,
         ``pool_write_with_help``, ``allpass_progression``, ``mini_pool``,
         ``ev_decision`` or ``game``. Answers the result object."""
-        if convention.lower() not in _CONVENTION_ENUMS:
-            raise ValueError(f"unknown convention {convention!r}; known: {sorted(_CONVENTION_ENUMS)}")
-        kind_name = f"SCORE_KIND_{kind.upper()}"
-        if kind_name not in pb.ScoreKind.keys():
-            raise ValueError(f"unknown score kind {kind!r}")
-        request = pb.ScoreRequest(convention=_CONVENTION_ENUMS[convention.lower()],
+        request = pb.ScoreRequest(convention=CONVENTIONS.from_text(convention),
                                   option_overrides_json=json.dumps(option_overrides or {}),
-                                  kind=pb.ScoreKind.Value(kind_name), input_json=json.dumps(input),
+                                  kind=SCORE_KINDS.from_text(kind), input_json=json.dumps(input),
                                   players=list(players))
         try:
             answer = self.stub.Score(request, timeout=self._deadline(timeout))

@@ -5,9 +5,8 @@ raises a ``ValueError`` (:class:`RequestError`, or the notation's own
 ``NotationError``/``PositionError``) whose message names the field, which the
 server answers as ``INVALID_ARGUMENT``.
 
-Choices where the issue is silent: proto3 enums are open, so an enum number
-outside the .proto (say ``Seat`` 7) is a bad request, not "unspecified";
-``strain`` must be unset for misère and all-pass, and the all-pass options
+The enum tables live in :mod:`service.enums`. Choices where the issue is
+silent: ``strain`` must be unset for misère and all-pass, and the all-pass options
 (``no_talon_leads``, ``four_players``) must be unset for other contracts, so a
 client's mistake is reported rather than ignored.
 """
@@ -18,10 +17,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from solver.engine import Solver
-from solver.notation import NO_TRUMP, Card, Contract, ContractKind, Deal, Hand
+from solver.notation import Card, Contract, ContractKind, Deal, Hand
 from solver.position import Position
 from solver.scoring import Convention, Decision, get_convention
 
+from .enums import CONTRACT_KINDS, CONVENTIONS, DECISIONS, SCORE_KINDS, SEATS, STRAINS
+from .errors import RequestError
 from .proto import pb
 
 __all__ = [
@@ -52,10 +53,6 @@ __all__ = [
     "solve",
     "solve_response",
 ]
-
-
-class RequestError(ValueError):
-    """A request field that is missing, out of range or contradicts another."""
 
 
 MAX_TEXT = 1000
@@ -92,57 +89,40 @@ def cards_field(values: Any, field: str) -> list[str]:
     return [_text(card, field) for card in values]
 
 
-_SEATS = {pb.SEAT_FIRST: 0, pb.SEAT_SECOND: 1, pb.SEAT_THIRD: 2}
-_SEAT_ENUMS = {seat: enum for enum, seat in _SEATS.items()}
-_STRAINS = {pb.STRAIN_SPADES: 0, pb.STRAIN_CLUBS: 1, pb.STRAIN_DIAMONDS: 2, pb.STRAIN_HEARTS: 3,
-            pb.STRAIN_NO_TRUMP: NO_TRUMP}
-_KINDS = {pb.CONTRACT_KIND_TRICKS: ContractKind.TRICKS, pb.CONTRACT_KIND_MISERE: ContractKind.MISERE,
-          pb.CONTRACT_KIND_ALL_PASS: ContractKind.ALLPASS}
-_CONVENTIONS = {pb.CONVENTION_SOCHI: "sochi", pb.CONVENTION_LENINGRAD: "leningrad",
-                pb.CONVENTION_ROSTOV: "rostov"}
-_SCORE_KINDS = {pb.SCORE_KIND_DEAL: "deal", pb.SCORE_KIND_SETTLEMENT: "settlement",
-                pb.SCORE_KIND_POOL_WRITE_WITH_HELP: "pool_write_with_help",
-                pb.SCORE_KIND_ALLPASS_PROGRESSION: "allpass_progression",
-                pb.SCORE_KIND_MINI_POOL: "mini_pool", pb.SCORE_KIND_EV_DECISION: "ev_decision",
-                pb.SCORE_KIND_GAME: "game"}
-
-
-def _enum_names(enum_type: Any, values: Any) -> str:
-    return ", ".join(enum_type.Name(value) for value in values)
-
-
 def seat_from_proto(value: int, field: str, required: bool) -> int | None:
     """Seat 0-2 from a ``Seat`` enum value; None when unset and not required."""
-    if value == pb.SEAT_UNSPECIFIED:
-        if required:
-            raise RequestError(f"field '{field}' is required: one of {_enum_names(pb.Seat, _SEATS)}")
-        return None
-    if value not in _SEATS:
-        raise RequestError(f"field '{field}': unknown Seat value {value}")
-    return _SEATS[value]
+    return SEATS.from_proto(value, field, required)
 
 
 def seat_to_proto(seat: int) -> int:
-    return _SEAT_ENUMS[seat]
+    return SEATS.to_proto(seat)
 
 
-def contract_from_fields(kind: int, strain: int) -> Contract:
-    """The contract named by ``kind`` and ``strain`` (a trick contract at level
-    6: the level does not change a position's value)."""
-    if kind == pb.CONTRACT_KIND_UNSPECIFIED:
-        raise RequestError(f"field 'kind' is required: one of {_enum_names(pb.ContractKind, _KINDS)}")
-    if kind not in _KINDS:
-        raise RequestError(f"field 'kind': unknown ContractKind value {kind}")
-    if _KINDS[kind] is ContractKind.TRICKS:
+def contract_from_fields(kind: int, strain: int, level: int | None = None, prefix: str = "") -> Contract:
+    """The contract named by ``kind``, ``strain`` and ``level``: the one check
+    of both ways the proto names a contract. ``level`` None: the message has
+    no level (Position, BatchItem), and a trick contract is played at level 6,
+    which does not change a position's value; else it is a ``Contract``
+    message's level (6-10 for a trick contract, 0 otherwise). ``prefix`` is
+    the message's path in the request (``"contract."``), for the errors."""
+    contract_kind = CONTRACT_KINDS.required(kind, f"{prefix}kind")
+    kind_name = pb.ContractKind.Name(kind)
+    if contract_kind is ContractKind.TRICKS:
         if strain == pb.STRAIN_UNSPECIFIED:
-            raise RequestError("field 'strain' is required for CONTRACT_KIND_TRICKS: one of "
-                               + _enum_names(pb.Strain, _STRAINS))
-        if strain not in _STRAINS:
-            raise RequestError(f"field 'strain': unknown Strain value {strain}")
-        return Contract(ContractKind.TRICKS, 6, _STRAINS[strain])
+            raise RequestError(f"field '{prefix}strain' is required for {kind_name}: one of {STRAINS.names()}")
+        suit = STRAINS.required(strain, f"{prefix}strain")
+        if level is None:
+            return Contract(ContractKind.TRICKS, 6, suit)
+        if level == 0:
+            raise RequestError(f"field '{prefix}level' is required for {kind_name}: 6 to 10")
+        if not 6 <= level <= 10:
+            raise RequestError(f"field '{prefix}level': {level} is out of range 6..10")
+        return Contract(ContractKind.TRICKS, level, suit)
     if strain != pb.STRAIN_UNSPECIFIED:
-        raise RequestError(f"field 'strain' must be unset for {pb.ContractKind.Name(kind)}")
-    return Contract(_KINDS[kind])
+        raise RequestError(f"field '{prefix}strain' must be unset for {kind_name}")
+    if level:
+        raise RequestError(f"field '{prefix}level' must be 0 for {kind_name}")
+    return Contract(contract_kind)
 
 
 def _deal(deal_text: str, talon_text: str) -> Deal:
@@ -157,56 +137,23 @@ def deal_from_fields(deal_text: str, talon_text: str) -> Deal:
     return _deal(deal_text, talon_text)
 
 
-_STRAIN_ENUMS = {strain: enum for enum, strain in _STRAINS.items()}
-_KIND_ENUMS = {kind: enum for enum, kind in _KINDS.items()}
-
-
 def contract_from_proto(message: pb.Contract, field: str) -> Contract:
     """The contract of a ``Contract`` message, level included; ``field`` is
     the message's name in the request, for the error messages."""
-    kind = message.kind
-    if kind == pb.CONTRACT_KIND_UNSPECIFIED:
-        raise RequestError(f"field '{field}.kind' is required: one of {_enum_names(pb.ContractKind, _KINDS)}")
-    if kind not in _KINDS:
-        raise RequestError(f"field '{field}.kind': unknown ContractKind value {kind}")
-    kind_name = pb.ContractKind.Name(kind)
-    if _KINDS[kind] is ContractKind.TRICKS:
-        if message.strain == pb.STRAIN_UNSPECIFIED:
-            raise RequestError(f"field '{field}.strain' is required for {kind_name}: one of "
-                               + _enum_names(pb.Strain, _STRAINS))
-        if message.strain not in _STRAINS:
-            raise RequestError(f"field '{field}.strain': unknown Strain value {message.strain}")
-        if message.level == 0:
-            raise RequestError(f"field '{field}.level' is required for {kind_name}: 6 to 10")
-        if not 6 <= message.level <= 10:
-            raise RequestError(f"field '{field}.level': {message.level} is out of range 6..10")
-        return Contract(ContractKind.TRICKS, message.level, _STRAINS[message.strain])
-    if message.strain != pb.STRAIN_UNSPECIFIED:
-        raise RequestError(f"field '{field}.strain' must be unset for {kind_name}")
-    if message.level != 0:
-        raise RequestError(f"field '{field}.level' must be 0 for {kind_name}")
-    return Contract(_KINDS[kind])
+    return contract_from_fields(message.kind, message.strain, message.level, prefix=f"{field}.")
 
 
 def contract_to_proto(contract: Contract) -> pb.Contract:
     if contract.kind is ContractKind.TRICKS:
         assert contract.strain is not None and contract.level is not None
-        return pb.Contract(kind=pb.CONTRACT_KIND_TRICKS, strain=_STRAIN_ENUMS[contract.strain],
+        return pb.Contract(kind=pb.CONTRACT_KIND_TRICKS, strain=STRAINS.to_proto(contract.strain),
                            level=contract.level)
-    return pb.Contract(kind=_KIND_ENUMS[contract.kind])
-
-
-_DECISIONS = {pb.DECISION_PASS: Decision.PASS, pb.DECISION_WHIST: Decision.WHIST,
-              pb.DECISION_HALF_WHIST: Decision.HALF_WHIST}
+    return pb.Contract(kind=CONTRACT_KINDS.to_proto(contract.kind))
 
 
 def decision_from_proto(value: int, field: str) -> Decision | None:
     """A defender's decision; None when unset."""
-    if value == pb.DECISION_UNSPECIFIED:
-        return None
-    if value not in _DECISIONS:
-        raise RequestError(f"field '{field}': unknown Decision value {value}")
-    return _DECISIONS[value]
+    return DECISIONS.from_proto(value, field)
 
 
 def prior_tricks_from_proto(values: Any, field: str = "prior_tricks") -> tuple[int, int, int]:
@@ -237,10 +184,8 @@ def convention_from_proto(value: int, overrides_json: str, prefix: str = "") -> 
         if overrides_json.strip():
             raise RequestError(f"field '{prefix}option_overrides_json' needs field '{prefix}convention'")
         return None
-    if value not in _CONVENTIONS:
-        raise RequestError(f"field '{prefix}convention': unknown Convention value {value}")
+    name = CONVENTIONS.required(value, f"{prefix}convention")
     overrides = json_object(overrides_json, f"{prefix}option_overrides_json", empty_ok=True)
-    name = _CONVENTIONS[value]
     return ConventionChoice(name, overrides, get_convention(name, overrides))
 
 
@@ -248,7 +193,7 @@ def required_convention(value: int, overrides_json: str) -> ConventionChoice:
     """As :func:`convention_from_proto`, the convention required."""
     choice = convention_from_proto(value, overrides_json)
     if choice is None:
-        raise RequestError("field 'convention' is required: one of " + _enum_names(pb.Convention, _CONVENTIONS))
+        raise RequestError(f"field 'convention' is required: one of {CONVENTIONS.names()}")
     return choice
 
 
@@ -355,19 +300,10 @@ def _json_object(text: str, field: str, empty_ok: bool) -> dict[str, Any]:
 def score_request(message: pb.ScoreRequest) -> tuple[str, dict[str, Any]]:
     """(kind name, request object): for a game, the game file object with the
     request's convention and overrides; else a ``prefdd score`` request."""
-    if message.convention == pb.CONVENTION_UNSPECIFIED:
-        raise RequestError("field 'convention' is required: one of "
-                           + _enum_names(pb.Convention, _CONVENTIONS))
-    if message.convention not in _CONVENTIONS:
-        raise RequestError(f"field 'convention': unknown Convention value {message.convention}")
-    if message.kind == pb.SCORE_KIND_UNSPECIFIED:
-        raise RequestError("field 'kind' is required: one of " + _enum_names(pb.ScoreKind, _SCORE_KINDS))
-    if message.kind not in _SCORE_KINDS:
-        raise RequestError(f"field 'kind': unknown ScoreKind value {message.kind}")
-    kind = _SCORE_KINDS[message.kind]
+    convention = CONVENTIONS.required(message.convention, "convention")
+    kind = SCORE_KINDS.required(message.kind, "kind")
     overrides = _json_object(message.option_overrides_json, "option_overrides_json", empty_ok=True)
     data = _json_object(message.input_json, "input_json", empty_ok=False)
-    convention = _CONVENTIONS[message.convention]
     if kind == "game":
         game = {**data, "convention": convention}
         game.pop("option_overrides", None)

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import argparse
 
+from .advice.parallel import WORKERS_PER_CORE, default_workers, max_workers
 from .notation import parse_seat
 
-__all__ = ["seat", "positive_int", "port", "seconds", "positive_seconds"]
+__all__ = ["seat", "positive_int", "workers", "max_workers", "port", "seconds", "positive_seconds", "dask_address"]
 
 
 def seat(text: str) -> int:
@@ -32,6 +33,16 @@ def positive_int(text: str) -> int:
     return value
 
 
+def workers(text: str) -> int:
+    """Solver threads: 1 up to a few per core (each has its own table of
+    16 MiB or more, and more threads than cores only add memory)."""
+    value = positive_int(text)
+    if value > max_workers():
+        raise argparse.ArgumentTypeError(f"at most {max_workers()} ({WORKERS_PER_CORE} per core on "
+                                         f"{default_workers()} cores), got {value}")
+    return value
+
+
 def port(text: str) -> int:
     value = int(_number(text, int, "a port number"))
     if not 0 <= value <= 65535:
@@ -52,3 +63,14 @@ def positive_seconds(text: str) -> float:
     if not value > 0:
         raise argparse.ArgumentTypeError(f"must be positive, got {text}")
     return value
+
+
+def dask_address(text: str) -> str:
+    """A Dask scheduler's address (host:port, tcp://host:port) or local:N."""
+    from .distributed import parse_address  # Dask itself is imported only when the command runs
+
+    try:
+        parse_address(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text

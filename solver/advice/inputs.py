@@ -37,11 +37,11 @@ def parse_decision(value: Decision | str | None) -> Decision | None:
         return value
     if not isinstance(value, str):
         raise AdviceTypeError(f"the other defender's decision must be a Decision, text or None, got {value!r:.60}")
-    text = value.strip().lower().replace("-", "_").replace(" ", "_")
-    try:
-        return Decision({"half": "half_whist", "halfwhist": "half_whist"}.get(text, text))
-    except ValueError:
-        raise AdviceError(f"the other defender's decision must be pass, whist or half_whist, got {value!r}") from None
+    found = Decision.from_text(value)
+    if found is None:
+        raise AdviceError(f"the other defender's decision must be pass, whist or half_whist "
+                          f"(пас, вист, полвиста), got {value!r}")
+    return found
 
 
 def parse_convention(value: Convention | str, options: dict | None) -> Convention:

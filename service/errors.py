@@ -1,0 +1,8 @@
+"""The service's request error: a bad field, answered as ``INVALID_ARGUMENT``."""
+from __future__ import annotations
+
+__all__ = ["RequestError"]
+
+
+class RequestError(ValueError):
+    """A request field that is missing, out of range or contradicts another."""
