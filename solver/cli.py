@@ -28,7 +28,7 @@ from typing import IO, Callable, Iterable, Iterator, Sequence, TypeVar
 from . import __version__, api, cli_args, distributed
 from . import batch as batch_module
 from .batch import evaluate_line
-from .jsonlines import read_lines
+from .jsonlines import read_lines, stdin_bytes
 from .notation import SEAT_NAMES, SUIT_SYMBOLS, Contract, ContractKind, Deal
 from .position import Position
 from .advice import cli as advice_cli
@@ -123,7 +123,7 @@ def ordered_map(work: Callable[[T], str], lines: Iterable[T], workers: int) -> I
 
 def cmd_batch(args: argparse.Namespace) -> int:
     out = sys.stdout
-    source: IO[bytes] = open(args.file, "rb") if args.file else sys.stdin.buffer
+    source: IO[bytes] = open(args.file, "rb") if args.file else stdin_bytes()
     try:
         lines = read_lines(source)   # a line that cannot be read is answered with its error
         if args.dask:

@@ -17,11 +17,13 @@ character.
 """
 from __future__ import annotations
 
+import io
 import json
 import math
+import sys
 from typing import Any, BinaryIO, Iterator
 
-__all__ = ["LineError", "JSONTextError", "MAX_LINE_BYTES", "MAX_DEPTH", "read_lines", "decode", "loads", "dumps"]
+__all__ = ["LineError", "JSONTextError", "MAX_LINE_BYTES", "MAX_DEPTH", "read_lines", "stdin_bytes", "decode", "loads", "dumps"]
 
 MAX_LINE_BYTES = 1 << 20
 """Longest line read (1 MiB); a longer one is skipped to its end and answered
@@ -59,6 +61,15 @@ def read_lines(stream: BinaryIO) -> Iterator[str | LineError]:
             continue
         if text.strip():
             yield text
+
+
+def stdin_bytes() -> BinaryIO:
+    """Standard input as bytes. A replaced ``sys.stdin`` without a byte
+    buffer (a StringIO in tests or an embedding program) is read whole."""
+    buffer = getattr(sys.stdin, "buffer", None)
+    if buffer is not None:
+        return buffer
+    return io.BytesIO(sys.stdin.read().encode("utf-8", "surrogatepass"))
 
 
 def _skip_to_line_end(stream: BinaryIO) -> None:

@@ -32,7 +32,7 @@ from typing import Any, Iterable, Sequence, TextIO
 from .drawing import game_json, game_text
 from .errors import ScoringError
 from .jsonio import game_from_json, handle_request, whist_price
-from ..jsonlines import BOM, JSONTextError, LineError, dumps, loads, read_lines
+from ..jsonlines import BOM, JSONTextError, LineError, dumps, loads, read_lines, stdin_bytes
 
 
 def answer_line(line: str | LineError) -> dict[str, Any]:
@@ -63,7 +63,7 @@ def serve_lines(lines: Iterable[str | LineError], out: TextIO) -> None:
 
 def run_score(args: argparse.Namespace) -> int:
     if args.file is None or args.file == "-":
-        serve_lines(read_lines(sys.stdin.buffer), sys.stdout)
+        serve_lines(read_lines(stdin_bytes()), sys.stdout)
         return 0
     try:
         with open(args.file, "rb") as handle:
@@ -79,7 +79,7 @@ def _read_game(name: str) -> Any:
     UTF-8 text (a BOM at its start is accepted), holds a NUL byte, or is JSON
     the decoder cannot take raises a LineError naming the problem."""
     if name == "-":
-        data = sys.stdin.buffer.read()
+        data = stdin_bytes().read()
     else:
         with open(name, "rb") as handle:
             data = handle.read()
