@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 from typing import Any, Callable, Sequence
 
+from sets import BenchSet
 from solver import Solver
 
 
@@ -32,3 +33,8 @@ def run_rounds(benchmark: Any, solver: Solver, jobs: Sequence[Any],
         "nodes_per_solve": round(stats.nodes / len(times)),
         "tt_hit_rate": round(stats.tt_hits / max(1, stats.tt_probes), 3),
     })
+
+
+def run_set(benchmark: Any, bench: BenchSet) -> None:
+    """One of the seeded sets of sets.py, one job a round."""
+    run_rounds(benchmark, bench.solver(), bench.jobs(), bench.work)

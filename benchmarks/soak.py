@@ -1,7 +1,7 @@
 """A bounded soak of the gRPC service: ``prefdd serve`` on 127.0.0.1 and 8
 client threads making mixed calls for a fixed time, then a summary.
 
-    python benchmarks/soak.py [--seconds 90] [--clients 8] [--json FILE]
+    .venv/bin/python benchmarks/soak.py [--seconds 90] [--clients 8] [--json FILE]
 
 Loopback only; it stops by itself (60-180 s). Not part of ``make test``.
 It records the calls and errors by status, the p50/p99 latency per method,
@@ -26,12 +26,11 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any, Callable
 
+import grpc
+
+from service.client import AnalysisClient, BatchItem, ServiceError
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-import grpc  # noqa: E402
-
-from service.client import AnalysisClient, BatchItem, ServiceError  # noqa: E402
 
 ENDGAME = "AK.7..J9 .Q9.Q8.T 7.T.9.AK"
 FULL_DEALS = ["AQ7.K98.KT.QJ K.AQ7.AQ7.T87 JT98.JT.98.A9 ..J.K"]

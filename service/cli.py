@@ -55,7 +55,7 @@ def run_serve(args: argparse.Namespace) -> int:
         from .server import ServerConfig, capture_native_stderr, configure_logging, serve
     except ImportError as error:
         print(f"prefdd serve: error: the gRPC service is not available ({error}); install the "
-              "'service' extra and generate its code with `make proto`", file=sys.stderr)
+              "'service' extra: pip install 'preferans-dd[service]'", file=sys.stderr)
         return EXIT_USAGE
     errors: Any = sys.stderr
     try:
@@ -72,6 +72,7 @@ def run_serve(args: argparse.Namespace) -> int:
             tls_cert=_read(args.tls_cert, "TLS certificate") if args.tls_cert else None,
             tls_key=_read(args.tls_key, "TLS key") if args.tls_key else None,
             auth_token=_token(args.auth_token_file) if args.auth_token_file else None,
+            grpc_enabled=args.grpc, http_port=args.http_port, http_timeout=args.http_timeout,
         )
         errors = capture_native_stderr()
         configure_logging(args.log_level, errors)
@@ -134,6 +135,12 @@ def register(subparsers: Any) -> None:
     serve.add_argument("--metrics-port", type=cli_args.port, default=None,
                        help="serve Prometheus metrics over HTTP on --host and this port "
                             "(needs prometheus_client; default: none)")
+    serve.add_argument("--http-port", type=cli_args.port, default=None,
+                       help="also serve the page and the JSON API (/api/v1/) on this port, e.g. 8080")
+    serve.add_argument("--no-grpc", dest="grpc", action="store_false",
+                       help="serve only HTTP (needs --http-port)")
+    serve.add_argument("--http-timeout", type=cli_args.positive_seconds, default=60.0,
+                       help="seconds an HTTP call may take at most; its search is stopped then (default 60)")
     serve.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"],
                        help="log level (default info)")
     serve.set_defaults(func=run_serve)

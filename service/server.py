@@ -7,7 +7,7 @@
   whose deadline passes cancels its job, whose worker asks the C search to
   stop (``Solver.request_stop`` → ``SearchStopped``); the worker is then free.
 * The advice calls (AdviseWhist, AdviseBid, Enumerate:
-  :mod:`service.advice_calls`) run their own worker threads, one solver each;
+  :mod:`service.advice_calls`; AdvisePlay: :mod:`service.play_calls`) run their own worker threads, one solver each;
   :class:`~service.advice_runs.AdviceRuns` bounds how many go at once and
   stops a run when its call ends.
 * Limits answer ``RESOURCE_EXHAUSTED`` naming the limit (see
@@ -96,7 +96,7 @@ class ServerConfig:
     """If set, connections are closed after this long (calls in flight get
     ``grace`` more seconds), so that clients spread over restarted servers."""
     max_advice_runs: int = 2
-    """Advice calls (AdviseWhist, AdviseBid, Enumerate) running at once; more
+    """Advice calls (AdviseWhist, AdviseBid, Enumerate, AdvisePlay) running at once; more
     are refused with RESOURCE_EXHAUSTED."""
     max_advice_layouts: int = 200_000
     """Layouts one advice request may cost (sampled, or every layout of an
@@ -120,6 +120,13 @@ class ServerConfig:
     """If set, every call but health checks needs ``authorization: Bearer <token>``."""
     solver_setup: Callable[[Solver], None] | None = field(default=None, repr=False)
     """Called with each worker's solver before its first job (tests)."""
+    grpc_enabled: bool = True
+    """Serve gRPC on ``port`` (``--no-grpc`` serves HTTP alone)."""
+    http_port: int | None = None
+    """If set, serve the page and the JSON API on this port too (0: a free
+    port), with the same solvers and limits (:mod:`service.web`)."""
+    http_timeout: float = 60.0
+    """Seconds an HTTP call may take at most (its search is stopped then)."""
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(self) if f.repr)
@@ -142,12 +149,16 @@ class ServerConfig:
                 continue
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 1e7:
                 raise ValueError(f"{name} must be a positive number of seconds, got {value!r}")
-        for name in ("port", "metrics_port"):
+        for name in ("port", "metrics_port", "http_port"):
             value = getattr(self, name)
-            if value is None and name == "metrics_port":
+            if value is None and name != "port":
                 continue
             if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 65535:
                 raise ValueError(f"{name} must be 0..65535, got {value!r}")
+        if not self.grpc_enabled and self.http_port is None:
+            raise ValueError("with gRPC off, give an HTTP port: there is nothing to serve")
+        if not (self.http_timeout > 0):
+            raise ValueError(f"http_timeout must be a positive number of seconds, got {self.http_timeout}")
         if (self.tls_cert is None) != (self.tls_key is None):
             raise ValueError("TLS needs both a certificate and a key")
         if self.auth_token is not None and (not self.auth_token or not self.auth_token.isprintable()
@@ -168,7 +179,8 @@ the counted calls and Watch streams (:class:`~service.interceptors.CallLimits`).
 class RunningServer:
     """A started server; :meth:`stop` shuts it down gracefully."""
 
-    server: grpc.Server
+    server: grpc.Server | None
+    """None when gRPC is off."""
     pool: SolverPool
     health: health.HealthServicer
     port: int
@@ -179,6 +191,8 @@ class RunningServer:
     metrics: Metrics | None = None
     metrics_port: int | None = None
     """The port of the Prometheus endpoint, if one is served."""
+    http: Any = None
+    """The HTTP server (:class:`service.web.server.HttpServer`), when one runs."""
 
     @property
     def address(self) -> str:
@@ -188,7 +202,10 @@ class RunningServer:
         """Refuse new calls, give calls in flight ``grace`` seconds, then cancel
         them (stopping their searches) and stop the workers."""
         self.health.enter_graceful_shutdown()
-        self.server.stop(grace).wait()
+        if self.server is not None:
+            self.server.stop(grace).wait()
+        if self.http is not None:
+            self.http.stop(grace or 0.0)
         self.advice.cancel_all()
         self.scoring.close()
         self.pool.shutdown(cancel_running=True, timeout=10.0)
@@ -239,12 +256,32 @@ def start_server(config: ServerConfig) -> RunningServer:
     pool = SolverPool(config.workers, config.solver_setup)
     advice = AdviceRuns(config.max_advice_runs, config.advice_workers or pool.workers, config.max_advice_seconds)
     scoring = ScoreWorkers(config.score_workers, config.max_score_seconds)
+    limits = CallLimits(config.max_concurrent_rpcs, config.max_health_watches)
     try:
         metrics = _metrics(pool, advice, scoring) if config.metrics_port is not None else None
-    except ImportError:
+        running = _start_grpc(config, pool, advice, scoring, limits, metrics) if config.grpc_enabled else \
+            RunningServer(None, pool, health.HealthServicer(), 0, config, advice, scoring, limits, metrics)
+    except (ImportError, OSError):
         pool.shutdown()
         raise
-    limits = CallLimits(config.max_concurrent_rpcs, config.max_health_watches)
+    try:
+        if metrics is not None:
+            running.metrics_port = metrics.serve(config.host, config.metrics_port or 0)
+        if config.http_port is not None:
+            from .web.app import WebConfig
+            from .web.server import start_http
+            web = WebConfig(timeout=config.http_timeout, max_body_bytes=config.max_message_bytes,
+                            max_concurrent=config.max_concurrent_rpcs, max_advice_layouts=config.max_advice_layouts,
+                            auth_token=config.auth_token)
+            running.http = start_http(pool, advice, config.host, config.http_port, web)
+    except OSError:
+        running.stop(grace=0)
+        raise
+    return running
+
+
+def _start_grpc(config: ServerConfig, pool: SolverPool, advice: AdviceRuns, scoring: ScoreWorkers,
+                limits: CallLimits, metrics: Metrics | None) -> RunningServer:
     interceptors: list[grpc.ServerInterceptor] = [CallLogInterceptor(metrics)]
     if config.auth_token is not None:
         interceptors.append(AuthInterceptor(config.auth_token))
@@ -269,20 +306,12 @@ def start_server(config: ServerConfig) -> RunningServer:
         port, reason = 0, str(error)
     else:
         reason = "the address is in use or not available"
-    metrics_port = None
-    if port != 0 and metrics is not None:
-        try:
-            metrics_port = metrics.serve(config.host, config.metrics_port or 0)
-        except OSError as error:
-            port, reason, address = 0, str(error), f"metrics port {config.metrics_port}"
     if port == 0:
-        pool.shutdown()
         raise OSError(f"cannot listen on {address}: {reason}")
     server.start()
     for name in ("", SERVICE_NAME):
         health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    return RunningServer(server, pool, health_servicer, port, config, advice, scoring, limits, metrics,
-                         metrics_port)
+    return RunningServer(server, pool, health_servicer, port, config, advice, scoring, limits, metrics)
 
 
 def configure_logging(level: str = "info", stream: IO[str] | None = None) -> None:
@@ -333,7 +362,8 @@ def serve(config: ServerConfig, grace: float = 10.0) -> int:
         "metrics_port": running.metrics_port, "config": repr(config),
         "workers": running.pool.workers, "advice_workers": running.advice.workers,
         "max_advice_runs": running.advice.max_runs, "tls": config.tls_cert is not None,
-        "auth": config.auth_token is not None}})
+        "auth": config.auth_token is not None, "grpc": config.grpc_enabled,
+        "http": running.http.url if running.http is not None else None}})
     try:
         while not stopping.wait(0.5):
             pass

@@ -38,7 +38,26 @@ Accepted input, beyond the canonical forms:
 * deals: parts separated by ``/`` or by any run of whitespace.
 * contracts: any case, suit symbols (``6♠``), ``misère``/``mis``/``miser``,
   ``all-pass``/``all pass``/``raspasy``.
-* seats: ``0 1 2``, ``first second third``, ``first hand`` etc.
+* seats: ``0 1 2``, ``first second third``, ``first hand`` etc., and the
+  Russian ``первая вторая третья`` (``первая рука``...).
+
+Russian card text, as players write it:
+
+* ranks ``Т`` (туз, ace), ``К`` (король), ``Д`` (дама), ``В`` (валет), ``10 9 8 7``,
+  Cyrillic letters in either case.  The Cyrillic ``Т`` is the ace; the Latin
+  ``T`` stays the ten.  Whole words are accepted too: ``туз король дама валет
+  десятка девятка восьмёрка семёрка``.
+* suits: the symbols, or the words ``пики трефы бубны черви`` in any of their
+  usual forms (``пик``, ``треф``, ``бубен``/``бубён``, ``червей``/``черв``).
+* a card as words, rank then suit: ``туз пик``, ``дама червей``.
+* contracts: ``6 пик``, ``7 треф``, ``8 бубен``, ``6 червей``, ``7 бк`` (без козыря:
+  ``б/к``, ``бескозырка``), ``мизер``, ``распасы``.
+
+A hand may also give each suit apart from its ranks: ``♠ A K 10 ♣ Q J``,
+``пики: Т К 10; трефы: Д В``.  A deal may also be written one hand per line
+(or separated by ``/`` or by two or more spaces) in any hand form, each line
+optionally labelled as :meth:`Deal.pretty` prints it (``first hand:``,
+``talon:``; also ``прикуп:``): the printed diagram pasted back re-parses.
 """
 
 from __future__ import annotations
@@ -114,19 +133,67 @@ for _i, _ch in enumerate(RANKS):
     _RANK_CHARS[_ch.lower()] = _i
 _RANK_CHARS["X"] = 3
 _RANK_CHARS["x"] = 3
+# Russian rank letters (Cyrillic): Т туз (ace), К король, Д дама, В валет.
+for _ch, _i in (("Т", 7), ("К", 6), ("Д", 5), ("В", 4)):
+    _RANK_CHARS[_ch] = _i
+    _RANK_CHARS[_ch.lower()] = _i
 del _i, _ch, _chars
+
+# Russian words, each replaced by its canonical letter or symbol before a text
+# is read.  Suit words in the forms players write: пики/пик, трефы/треф,
+# бубны/бубен/бубён/буби, черви/червей/черв.  Rank words in the nominative and
+# the usual card names (десятка ... семёрка).
+_RUSSIAN_SUIT_WORDS = (
+    ("♠", r"пик[иа]?|пикей"),
+    ("♣", r"треф[ыа]?|трефей|крест[иы]?"),
+    ("♦", r"бубн[ыа]?|бубен|бубён|буби|бубей"),
+    ("♥", r"черв[иья]?|червей|черв[её]й"),
+)
+_RUSSIAN_RANK_WORDS = (
+    ("A", r"туз[ыа]?"), ("K", r"корол[ья]"), ("Q", r"дам[аы]?"), ("J", r"валет[ыа]?"),
+    ("T", r"десятк[аи]|десятка"), ("9", r"девятк[аи]"), ("8", r"восьм[её]рк[аи]"),
+    ("7", r"сем[её]рк[аи]"),
+)
+_RU_SUIT_PATTERN = "|".join(f"(?:{words})" for _, words in _RUSSIAN_SUIT_WORDS)
+_RU_RANK_PATTERN = "|".join(f"(?:{words})" for _, words in _RUSSIAN_RANK_WORDS)
+_WORD_EDGE = r"(?<![^\W\d_])"
+_WORD_END = r"(?![^\W\d_])"
+_RU_CARD_RE = re.compile(
+    rf"{_WORD_EDGE}({_RU_RANK_PATTERN}){_WORD_END}\s+({_RU_SUIT_PATTERN}){_WORD_END}",
+    re.IGNORECASE)
+_RU_SUIT_RE = re.compile(rf"{_WORD_EDGE}({_RU_SUIT_PATTERN}){_WORD_END}", re.IGNORECASE)
+_RU_RANK_RE = re.compile(rf"{_WORD_EDGE}({_RU_RANK_PATTERN}){_WORD_END}", re.IGNORECASE)
+
+
+def _word_value(word: str, table: tuple[tuple[str, str], ...]) -> str:
+    for value, pattern in table:
+        if re.fullmatch(pattern, word, re.IGNORECASE):
+            return value
+    raise AssertionError(word)  # the caller's pattern is the union of the table's
+
+
+def _russian_words(text: str) -> str:
+    """``туз пик`` -> ``A♠``, ``пики`` -> ``♠``, ``дама`` -> ``Q``; other text unchanged."""
+    if not re.search("[а-яё]", text, re.IGNORECASE):
+        return text
+    text = _RU_CARD_RE.sub(
+        lambda m: _word_value(m[1], _RUSSIAN_RANK_WORDS) + _word_value(m[2], _RUSSIAN_SUIT_WORDS), text)
+    text = _RU_SUIT_RE.sub(lambda m: _word_value(m[1], _RUSSIAN_SUIT_WORDS), text)
+    return _RU_RANK_RE.sub(lambda m: _word_value(m[1], _RUSSIAN_RANK_WORDS), text)
 
 _VOID_MARKS = ("-", "–", "—")
 
-_RANK_HELP = "7 8 9 T J Q K A, 10, X"
+_RANK_HELP = "7 8 9 T J Q K A, 10, X; Т К Д В"
 _SUIT_HELP = "s c d h or ♠ ♣ ♦ ♥"
 
 
-def _clean(text: str) -> str:
-    """Normalise Unicode (NFC) and drop emoji variation selectors."""
+def _clean(text: str, words: bool = True) -> str:
+    """Normalise Unicode (NFC), drop emoji variation selectors, and (``words``)
+    replace Russian rank and suit words by letters and symbols."""
     if not isinstance(text, str):
         raise NotationError(f"expected text, got {type(text).__name__} {text!r}")
-    return unicodedata.normalize("NFC", text).replace("\ufe0f", "").replace("\ufe0e", "")
+    text = unicodedata.normalize("NFC", text).replace("\ufe0f", "").replace("\ufe0e", "")
+    return _russian_words(text) if words else text
 
 
 def _read_rank(text: str, pos: int) -> tuple[int, int] | None:
@@ -335,7 +402,27 @@ class Hand:
     def _parse_runs(cls, text: str) -> Hand:
         """Card lists and suit-grouped runs (everything that is not dotted)."""
         mask = 0
-        for token in re.split(r"[\s,;]+", text):
+        pending: tuple[int, str] | None = None   # a suit written alone, waiting for its ranks
+        for token in re.split(r"[\s,;:]+", text):
+            if not token:
+                continue
+            suit_alone = _read_suit(token, 0)
+            if suit_alone is not None and suit_alone[1] == len(token):
+                cls._check_pending(pending, text)
+                pending = (suit_alone[0], token)
+                continue
+            if pending is not None and all(ch in _VOID_MARKS for ch in token):
+                pending = None
+                continue
+            ranks = cls._rank_run(token) if pending is not None else None
+            if ranks is not None:
+                assert pending is not None
+                for rank in ranks:
+                    mask = cls._add(mask, Card(pending[0], rank), text)
+                pending = (pending[0], "")   # more ranks of the suit may follow
+                continue
+            cls._check_pending(pending, text)
+            pending = None
             pos = 0
             while pos < len(token):
                 rank_read = _read_rank(token, pos)
@@ -366,7 +453,29 @@ class Hand:
                     raise NotationError(
                         f"hand {text!r}: {_not_rank_or_suit(token, pos)}"
                     )
+        cls._check_pending(pending, text)
         return cls(mask)
+
+    @staticmethod
+    def _rank_run(token: str) -> list[int] | None:
+        """The ranks of a token made of ranks only ('AK10'), else None."""
+        ranks, pos = [], 0
+        while pos < len(token):
+            rank_read = _read_rank(token, pos)
+            if rank_read is None:
+                return None
+            rank, pos = rank_read
+            ranks.append(rank)
+        return ranks
+
+    @staticmethod
+    def _check_pending(pending: tuple[int, str] | None, text: str) -> None:
+        """A suit written alone must be followed by its ranks (or a void mark)."""
+        if pending is not None and pending[1]:
+            raise NotationError(
+                f"hand {text!r}: suit {pending[1]!r} is not followed by ranks "
+                f"({_RANK_HELP}) or a void mark '—'"
+            )
 
     @staticmethod
     def _add(mask: int, card: Card, text: str) -> int:
@@ -479,6 +588,21 @@ def _missing_cards_error(present_mask: int) -> NotationError | None:
     return NotationError(f"deal is missing {', '.join(str(c) for c in missing)}")
 
 
+# Labels of the lines of a deal, as Deal.pretty prints them and in Russian.
+_LABEL_PARTS: dict[str, str] = {}
+for _number, _words in enumerate((
+        ("first hand", "first", "hand 0", "seat 0", "первая рука", "первая", "первый"),
+        ("second hand", "second", "hand 1", "seat 1", "вторая рука", "вторая", "второй"),
+        ("third hand", "third", "hand 2", "seat 2", "третья рука", "третья", "третий"),
+        ("talon", "widow", "прикуп"))):
+    for _word in _words:
+        _LABEL_PARTS[_word] = _part_name(_number)
+del _number, _words, _word
+_PART_LABEL = re.compile(
+    "(" + "|".join(sorted((re.escape(w).replace(r"\ ", r"\s+") for w in _LABEL_PARTS), key=len, reverse=True))
+    + r")\s*:\s*", re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class Deal:
     """Three hands in seat order (seat 0 = first hand) and an optional talon.
@@ -556,13 +680,14 @@ class Deal:
         separated by ``/`` or whitespace (runs of whitespace are fine).
         """
         cleaned = _clean(text).strip()
+        if _PART_LABEL.match(cleaned) or ("." not in cleaned and re.search(r"\n|/|\s\s", cleaned)):
+            return cls._parse_parts(cleaned)
         parts = re.split(r"\s*/\s*|\s+", cleaned) if cleaned else []
         if len(parts) not in (3, 4):
             raise NotationError(
                 f"deal {cleaned!r} has {len(parts)} part{'' if len(parts) == 1 else 's'}, "
                 f"expected 3 hands and an optional talon (3 or 4 parts)"
             )
-        hands: list[Hand] = []
         for number, part in enumerate(parts):
             name = _part_name(number)
             if "." not in part:
@@ -571,12 +696,49 @@ class Deal:
                     f"{name}: {shown!r} is not a dotted hand; inside a deal every hand "
                     f"is four dot-separated groups, e.g. 'AKQ.J98.7.T987'"
                 )
+        return cls._from_parts(list(zip(map(_part_name, range(len(parts))), parts)))
+
+    @classmethod
+    def _from_parts(cls, parts: list[tuple[str, str]]) -> Deal:
+        """The deal of (part name, hand text) pairs: three hands, an optional talon."""
+        hands: list[Hand] = []
+        for name, part in parts:
             try:
                 hands.append(Hand.parse(part))
             except NotationError as error:
                 raise NotationError(f"{name}: {error}") from None
         talon = hands[3] if len(hands) == 4 else None
         return cls((hands[0], hands[1], hands[2]), talon)
+
+    @classmethod
+    def _parse_parts(cls, text: str) -> Deal:
+        """Hands in any hand form, one a line (optionally labelled ``first
+        hand:`` ... ``talon:``), or on one line separated by ``/`` or by two or
+        more spaces (JPref's layout)."""
+        if "\n" in text:
+            lines = [line.strip() for line in text.splitlines()]
+        elif "/" in text:
+            lines = [part.strip() for part in text.split("/")]
+        else:
+            lines = [part.strip() for part in re.split(r"\s{2,}", text)]
+        parts: list[tuple[str, str]] = []
+        for line in lines:
+            if not line:
+                continue
+            label = _PART_LABEL.match(line)
+            name = _LABEL_PARTS.get(" ".join(label[1].casefold().split())) if label else None
+            parts.append((name or _part_name(len(parts)), line[label.end():] if label else line))
+        names = [name for name, _ in parts]
+        if len(parts) not in (3, 4):
+            raise NotationError(
+                f"deal {text!r} has {len(parts)} part{'' if len(parts) == 1 else 's'}, expected 3 "
+                f"hands and an optional talon, one a line or separated by '/' or two spaces"
+            )
+        expected = [_part_name(number) for number in range(len(parts))]
+        if names != expected:
+            raise NotationError(
+                f"deal {text!r}: parts labelled {', '.join(names)}; expected {', '.join(expected)} in that order")
+        return cls._from_parts(parts)
 
     @classmethod
     def from_hands(
@@ -641,9 +803,13 @@ _STRAIN_INPUT = {"s": 0, "c": 1, "d": 2, "h": 3, "nt": NO_TRUMP}
 for _i, _sym in enumerate(SUIT_SYMBOLS + "♤♧♢♡"):
     _STRAIN_INPUT[_sym] = _i % 4
 del _i, _sym
-_MISERE_WORDS = ("misere", "misère", "mis", "miser")
-_ALLPASS_WORDS = ("allpass", "all-pass", "all pass", "raspasy")
-_STRAIN_PATTERN = "nt|[scdh♠♣♦♥♤♧♢♡]"
+_NO_TRUMP_WORDS = ("без козыря", "без козырей", "бескозырка", "б/к", "бк")
+for _word in _NO_TRUMP_WORDS:
+    _STRAIN_INPUT[_word] = NO_TRUMP
+del _word
+_MISERE_WORDS = ("misere", "misère", "mis", "miser", "мизер")
+_ALLPASS_WORDS = ("allpass", "all-pass", "all pass", "raspasy", "распасы", "распас", "распасовка")
+_STRAIN_PATTERN = "nt|" + "|".join(_NO_TRUMP_WORDS) + "|[scdh♠♣♦♥♤♧♢♡]"
 
 
 @dataclass(frozen=True)
@@ -673,10 +839,10 @@ class Contract:
     @classmethod
     def parse(cls, text: str) -> Contract:
         """Read ``6s`` ... ``10nt``, ``6♠``, ``6NT``, ``misere``/``misère``/``mis``,
-        ``allpass``/``all-pass``/``raspasy`` (any case).  The level must be 6..10
-        and is required."""
-        cleaned = _clean(text).strip()
-        word = " ".join(cleaned.casefold().split())
+        ``allpass``/``all-pass``/``raspasy`` (any case), and in Russian ``6 пик``,
+        ``7 бк``, ``мизер``, ``распасы``.  The level must be 6..10 and is required."""
+        shown = _clean(text, words=False).strip()
+        word = " ".join(_clean(text).casefold().split())
         if word in _MISERE_WORDS:
             return cls(ContractKind.MISERE)
         if word in _ALLPASS_WORDS:
@@ -686,20 +852,20 @@ class Contract:
             level_text, strain_text = match.groups()
             if not level_text:
                 raise NotationError(
-                    f"contract {cleaned!r} has no level; write e.g. '6{strain_text}'"
+                    f"contract {shown!r} has no level; write e.g. '6{strain_text}'"
                 )
             level = int(level_text)
             if not 6 <= level <= 10:
                 raise NotationError(
-                    f"contract level {level_text} in {cleaned!r} is out of range 6..10"
+                    f"contract level {level_text} in {shown!r} is out of range 6..10"
                 )
             return cls(ContractKind.TRICKS, level, _STRAIN_INPUT[strain_text])
         if re.fullmatch(r"[0-9]+", word):
             raise NotationError(
-                f"contract {cleaned!r} has no strain; write e.g. '{word}s' or '{word}nt'"
+                f"contract {shown!r} has no strain; write e.g. '{word}s' or '{word}nt'"
             )
         raise NotationError(
-            f"unknown contract {cleaned!r}; expected e.g. '6s', '10nt', 'misere', 'allpass'"
+            f"unknown contract {shown!r}; expected e.g. '6s', '10nt', 'misere', 'allpass'"
         )
 
     @property
@@ -732,6 +898,8 @@ _SEAT_WORDS = {
     "0": 0, "1": 1, "2": 2,
     "first": 0, "second": 1, "third": 2,
     "first hand": 0, "second hand": 1, "third hand": 2,
+    "первая": 0, "вторая": 1, "третья": 2,
+    "первая рука": 0, "вторая рука": 1, "третья рука": 2,
 }
 
 

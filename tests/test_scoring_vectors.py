@@ -264,6 +264,41 @@ def test_dealer_whists_after_two_passes():
     assert score_deal(relaxed, empty).records.mountain["D"] == 0
 
 
+def test_dealer_returns_the_whist_after_two_passes():
+    # Seed 002: "Если же сдатчик вернул вист (в том числе после паса двух игроков), то в случае
+    # подсада разыгрывающего он все висты записывает себе": scored as the dealer's whist.
+    conv = CONVENTIONS["sochi"]
+    for k, tricks in ((6, {"A": 4, "B": 3, "C": 3}), (8, {"A": 7, "B": 2, "C": 1}), (8, {"A": 10, "B": 0, "C": 0})):
+        returned = contract_outcome(ABCD, k=k, decisions={"B": "pass", "C": "pass"}, dealer="D", returned_by="D",
+                                    tricks=tricks)
+        whisted = contract_outcome(ABCD, k=k, decisions={"B": "pass", "C": "pass", "D": "whist"}, dealer="D",
+                                   tricks=tricks)
+        assert score_deal(conv, returned) == score_deal(conv, whisted)
+    # The seed's worked example on a 6 down two: 12 trick whists + 8 consolation + his own 4 = 24.
+    down_two = contract_outcome(ABCD, decisions={"B": "pass", "C": "pass"}, dealer="D", returned_by="D",
+                                tricks={"A": 4, "B": 3, "C": 3})
+    assert whists_of(score_deal(conv, down_two).records) == {("D", "A"): 24}
+
+
+@pytest.mark.parametrize("change,words", [
+    ({"decisions": {"B": "whist", "C": "pass"}}, "after both defenders passed"),
+    ({"decisions": {"B": "pass", "C": "pass"}, "returned_by": "B"}, "after both defenders passed"),
+    ({"options": {"dealer_may_whist_4p": False}}, "dealer_may_whist_4p"),
+    ({"options": {"returned_whist_allowed": False}}, "returned_whist_allowed"),
+    ({"k": 10, "options": {"ten_whisted": False}}, "cannot whist a 10"),
+])
+def test_dealer_return_after_two_passes_refused_where_the_rules_say_so(change, words):
+    from solver.scoring import ScoringError
+    conv = CONVENTIONS["sochi"].with_options(change.get("options", {}))
+    out = contract_outcome(ABCD, k=change.get("k", 6), decisions=change.get("decisions", {"B": "pass", "C": "pass"}),
+                           dealer="D", returned_by=change.get("returned_by", "D"), tricks={"A": 6, "B": 2, "C": 2})
+    with pytest.raises(ScoringError, match=words):
+        score_deal(conv, out)
+    three = contract_outcome(ABC, decisions={"B": "pass", "C": "pass"}, returned_by="C", tricks={"A": 6, "B": 2, "C": 2})
+    with pytest.raises(ScoringError, match="only after a half-whist"):
+        score_deal(CONVENTIONS["sochi"], three)
+
+
 @pytest.mark.parametrize("rule,charge", [("capped", 2), ("own_half", 4)])
 def test_pair_shortfall_rules(rule, charge):
     # §5.2.4: 6, two whisters 3 + 0; capped charges C the pair's 1 missing trick, own_half his 2.

@@ -50,11 +50,11 @@ def test_the_call_log_line_has_status_message_request_id_deadline_and_items(
         assert wait_until(lambda: len(rpc_records(caplog)) >= 3)
     first, second, third = rpc_records(caplog)[:3]
     assert (first["method"], first["status"], first["request_id"]) == (SOLVE, "OK", "req-42")
-    assert 0 < first["deadline_s"] <= 30 and "message" not in first
+    assert 0 < first["deadline_s"] <= 30.5 and "message" not in first  # gRPC rounds the timeout up
     assert (second["status"], second["request_id"]) == ("INVALID_ARGUMENT", bad_id)
     assert second["message"] == bad.value.details() and len(bad_id) == 32
     assert (third["method"], third["status"]) == (BATCH, "DEADLINE_EXCEEDED")
-    assert third["items"] > 0 and 0 < third["deadline_s"] <= 1.1 and "deadline" in third["message"]
+    assert third["items"] > 0 and 0 < third["deadline_s"] <= 1.2 and "deadline" in third["message"]
 
 
 def test_grpc_core_messages_are_json_lines_too() -> None:

@@ -33,11 +33,11 @@ def parse_played(value: Sequence[Card | str] | str) -> tuple[Card, ...]:
 def parse_decision(value: Decision | str | None) -> Decision | None:
     if value is None or isinstance(value, Decision):
         return value
-    text = value.strip().lower().replace("-", "_").replace(" ", "_")
-    try:
-        return Decision({"half": "half_whist", "halfwhist": "half_whist"}.get(text, text))
-    except ValueError:
-        raise AdviceError(f"the other defender's decision must be pass, whist or half_whist, got {value!r}") from None
+    found = Decision.from_text(value)
+    if found is None:
+        raise AdviceError(f"the other defender's decision must be pass, whist or half_whist "
+                          f"(пас, вист, полвиста), got {value!r}")
+    return found
 
 
 def parse_convention(value: Convention | str, options: dict | None) -> Convention:

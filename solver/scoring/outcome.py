@@ -15,6 +15,8 @@ Choices made where the spec is silent:
 * Half-whist is valid for either defender provided the *other* defender passed (a
   vector writes the first defender's half-whist after the second's pass); a return
   (``returned_by``) comes from that passing defender or from the 4-player dealer.
+  The dealer may also return the whist after both defenders passed (seed 002: "в том
+  числе после паса двух игроков"): that is scored as his whist.
 * Trick counts are whole numbers 0..10.  A played contract and a misère need the tricks
   of all three card holders, adding up to 10.  An unplayed contract (both passed,
   half-whist not returned, a checked 10 that stood) must have no tricks.
@@ -39,6 +41,26 @@ class Decision(str, Enum):
     PASS = "pass"
     WHIST = "whist"
     HALF_WHIST = "half_whist"
+
+    @classmethod
+    def from_text(cls, text: object) -> "Decision | None":
+        """The decision a word names, or None: ``pass whist half_whist`` (also
+        ``half-whist``, ``half whist``, ``half``) and the Russian ``пас``, ``вист``,
+        ``полвиста`` (``пол-виста``, ``пол виста``), any case."""
+        if isinstance(text, cls):
+            return text
+        if not isinstance(text, str):
+            return None
+        word = "_".join(text.strip().casefold().replace("-", " ").replace("_", " ").split())
+        return _DECISION_WORDS.get(word)
+
+
+_DECISION_WORDS = {
+    "pass": Decision.PASS, "whist": Decision.WHIST, "half_whist": Decision.HALF_WHIST,
+    "half": Decision.HALF_WHIST, "halfwhist": Decision.HALF_WHIST,
+    "пас": Decision.PASS, "вист": Decision.WHIST, "полвиста": Decision.HALF_WHIST,
+    "пол_виста": Decision.HALF_WHIST, "полвист": Decision.HALF_WHIST,
+}
 
 
 @dataclass(frozen=True)
@@ -219,9 +241,10 @@ def contract_level(value: object, what: str = "contract") -> int:
 
 
 def decision(value: object, who: str) -> Decision:
-    try:
-        return Decision(value)
-    except ValueError:
+    found = Decision.from_text(value)
+    if found is None:
         raise ScoringError(
-            f"decision of {who!r}: expected one of {[d.value for d in Decision]}, got {value!r}"
-        ) from None
+            f"decision of {who!r}: expected one of {[d.value for d in Decision]} "
+            f"(or пас, вист, полвиста), got {value!r}"
+        )
+    return found

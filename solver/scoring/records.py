@@ -239,7 +239,10 @@ class _ContractScorer:
         dealer_whists = self.dealer is not None and self.decisions[self.dealer] == Decision.WHIST
         half_whisters = [p for p in (first, second) if self.decisions[p] == Decision.HALF_WHIST]
         if outcome.returned_by is not None and not half_whisters:
-            raise ScoringError(f"returned_by {outcome.returned_by!r}: a whist can be returned only after a half-whist")
+            if not self._dealer_returns_after_passes(d_first, d_second):
+                raise ScoringError(f"returned_by {outcome.returned_by!r}: a whist can be returned only after a "
+                                   "half-whist, or by the 4-player dealer after both defenders passed")
+            dealer_whists = True
         if dealer_whists:
             if not self.conv.dealer_may_whist_4p:
                 raise ScoringError(f"decisions: the dealer {self.dealer!r} may not whist (option dealer_may_whist_4p)")
@@ -259,6 +262,15 @@ class _ContractScorer:
         if not whisters:
             return self._unplayed(whisted=False)
         return self._played(whisters=whisters, sole=None)
+
+    def _dealer_returns_after_passes(self, d_first: Decision, d_second: Decision) -> bool:
+        """The 4-player dealer returns the whist after both defenders passed
+        (seed 002: "в том числе после паса двух игроков"): his whist."""
+        if self.dealer is None or self.outcome.returned_by != self.dealer:
+            return False
+        if not self.conv.returned_whist_allowed:
+            raise ScoringError(f"returned_by {self.dealer!r}: returned whist is off (option returned_whist_allowed)")
+        return d_first == Decision.PASS and d_second == Decision.PASS
 
     # ---- unplayed deals -------------------------------------------------------
 
