@@ -32,7 +32,7 @@ CHECK = "/grpc.health.v1.Health/Check"
 GARBAGE = [b"\xff\xff\xff\xff", b"\x0a\x10abc", b"\x08" + b"\xff" * 11, b"\x0f\x00"]
 TOKEN = "s3cret-token-value"
 HUGE = "1e10000000"
-"""108 bytes of request with this in them used to hold the interpreter for 15 s."""
+"""Read as an exact rational, this holds the interpreter for about 15 s (10**10,000,000)."""
 
 
 def valid_item(index: int) -> bytes:
