@@ -154,6 +154,7 @@ int pdd_maxn_line(pdd_solver *S, const pdd_position *p, pdd_maxn_result *result)
     board_from_position(&b, p, &M.rules);
     S->stopped = stop_pending(S);   /* a pending request stops it at once, as in search_begin */
 
+    int tricks = b.tricks_left;
     outcome total = maxn_value(&M, &b);
     /* Walk down the line: each step repeats the choice made in the search
      * (the memo makes this cheap). */
@@ -173,5 +174,9 @@ int pdd_maxn_line(pdd_solver *S, const pdd_position *p, pdd_maxn_result *result)
         result->tricks[s] = total.tricks[s];
     result->unclaimed = total.tricks[UNCLAIMED];
     result->count = n;
+    /* Every trick is someone's or nobody's, and the line plays every card. */
+    assert(total.tricks[0] + total.tricks[1] + total.tricks[2] + total.tricks[UNCLAIMED] == tricks);
+    assert(n == popcount(p->hands[0] | p->hands[1] | p->hands[2]));
+    (void)tricks;
     return PDD_OK;
 }
