@@ -32,6 +32,8 @@ from .play import AuctionFilter
 from .progress import ProgressBar
 from .stats import Estimate
 from .whist import WhistAdvice, WhistOption, advise_whist, whist_request
+from ..report import LANGUAGES, texts, write_report
+from ..report.html import bid_html, whist_html
 
 __all__ = ["register"]
 
@@ -77,6 +79,11 @@ def _add_common(parser: argparse.ArgumentParser, layouts: int | None) -> None:
     parser.add_argument("--workers", type=cli_args.positive_int, help="solver threads (default: every core)")
     parser.add_argument("--json", action="store_true", help="one JSON object")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on standard error")
+
+
+def _add_report(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--html", metavar="FILE", help="also write a self-contained HTML report to FILE")
+    parser.add_argument("--lang", choices=LANGUAGES, default="en", help="the HTML report's language (en, ru)")
 
 
 @contextmanager
@@ -235,8 +242,12 @@ def run_whist(args: argparse.Namespace, out: IO[str]) -> int:
                             options=_options(args.option), played=args.played or "", unseen=args.unseen,
                             prior_tricks=args.prior_tricks, discard_model=args.discard_model,
                             auction=_auction(args), split=args.split, four_players=args.four_players)
+    texts(args.lang)  # an unknown language is refused before the run
     with _run_options(args) as options:
         advice = advise_whist(request, options)
+    if args.html:
+        write_report(args.html, whist_html(whist_json(advice), hand=str(request.hand), talon=str(request.talon),
+                                           lang=args.lang))
     out.write((json.dumps(whist_json(advice), ensure_ascii=False) if args.json else format_whist(advice)) + "\n")
     return 0
 
@@ -245,8 +256,11 @@ def run_bid(args: argparse.Namespace, out: IO[str]) -> int:
     request = bid_request(args.hand, args.seat, talon=args.talon, convention=args.convention,
                           options=_options(args.option), contracts=args.contracts, defence=args.defence,
                           unseen=args.unseen, prior_tricks=args.prior_tricks, four_players=args.four_players)
+    texts(args.lang)
     with _run_options(args) as options:
         advice = advise_bid(request, options)
+    if args.html:
+        write_report(args.html, bid_html(bid_json(advice), lang=args.lang))
     out.write((json.dumps(bid_json(advice), ensure_ascii=False) if args.json else format_bid(advice)) + "\n")
     return 0
 
@@ -293,6 +307,7 @@ def register(subparsers: Any) -> None:
     whist.add_argument("--split", action="store_true",
                        help="always count the defenders' split of tricks along the solver's line")
     whist.add_argument("--four-players", action="store_true", help="score a 4-player game (the dealer sits out)")
+    _add_report(whist)
     _add_common(whist, 1000)
     whist.set_defaults(run=run_whist)
 
@@ -310,6 +325,7 @@ def register(subparsers: Any) -> None:
     bid.add_argument("--unseen", help="endgames: every other card in play")
     bid.add_argument("--prior-tricks", type=_tricks, default=(0, 0, 0), help="endgames: tricks before, by seat")
     bid.add_argument("--four-players", action="store_true", help="score a 4-player game")
+    _add_report(bid)
     _add_common(bid, 200)
     bid.set_defaults(run=run_bid)
 
