@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import threading
-from typing import IO, Any, Callable, TypeVar
+from typing import Any, Callable, TypeVar
 
 from ..engine import Solver
 from .. import cli_args
@@ -30,7 +31,7 @@ from .lines import LineTrick
 from .play import PlayAnalysis, analyze_play
 from .table import DiscardTable, discard_table
 from ..formats import GameRecord, read_record
-from ..report import LANGUAGES, texts, write_report
+from ..report import LANGUAGES, write_report
 from ..report.html import analysis_html
 from ..scoring import handle_request
 
@@ -251,8 +252,8 @@ def run_stoppable(work: Callable[[], T], solver: Solver) -> T:
     return outcome["value"]
 
 
-def run_analyze(args: argparse.Namespace, out: IO[str]) -> int:
-    texts(args.lang)  # an unknown language is refused before the search
+def run_analyze(args: argparse.Namespace) -> int:
+    out = sys.stdout
     solver = Solver()
     answer, text, (record, problem) = run_stoppable(lambda: analyze_record(args, solver), solver)
     if args.html:
@@ -284,4 +285,4 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--json", action="store_true", help="JSON output")
     parser.add_argument("--html", metavar="FILE", help="also write a self-contained HTML report to FILE")
     parser.add_argument("--lang", choices=LANGUAGES, default="en", help="the HTML report's language (en, ru)")
-    parser.set_defaults(run=run_analyze)
+    parser.set_defaults(func=run_analyze)

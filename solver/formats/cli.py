@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import IO, Any
+import sys
+from typing import Any
 
 from . import FORMATS, read_record, read_records, write_records
 
 __all__ = ["register", "run_convert"]
 
 
-def run_convert(args: argparse.Namespace, out: IO[str]) -> int:
+def run_convert(args: argparse.Namespace) -> int:
     if "#" in args.source:
         records = [read_record(args.source, args.source_format)]
     else:
@@ -32,7 +33,7 @@ def run_convert(args: argparse.Namespace, out: IO[str]) -> int:
         with open(args.output, "w", encoding="utf-8") as handle:
             handle.write(text)
     else:
-        out.write(text)
+        sys.stdout.write(text)
     return 0
 
 
@@ -46,4 +47,4 @@ def register(subparsers: Any) -> None:
                         help="the input's format (default: detected)")
     parser.add_argument("--to", required=True, choices=sorted(FORMATS) + ["score"], help="the output's format")
     parser.add_argument("--output", "-o", help="write to this file (default: standard output)")
-    parser.set_defaults(run=run_convert)
+    parser.set_defaults(func=run_convert)
