@@ -55,7 +55,7 @@ def _print_json(value: object, out: IO[str]) -> None:
 
 def cmd_solve(args: argparse.Namespace) -> int:
     out = sys.stdout
-    deal = read_deal(args.deal)
+    deal = read_deal(args.deal, files=True)
     contract = Contract.parse(args.contract)
     if contract.kind is ContractKind.ALLPASS:
         raise CommandError("solve takes a trick contract or misere; for all-pass use 'prefdd batch'")
@@ -96,7 +96,7 @@ def format_table(table: api.DealTable) -> str:
 
 def cmd_table(args: argparse.Namespace) -> int:
     out = sys.stdout
-    deal = read_deal(args.deal)
+    deal = read_deal(args.deal, files=True)
     table = api.deal_table(deal, args.leader)
     if args.json:
         _print_json({"tricks": [list(row) for row in table.tricks], "misere": list(table.misere),

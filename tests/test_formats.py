@@ -294,15 +294,18 @@ def test_score_request_scores_the_played_tricks():
 def test_read_record_detects_and_picks(tmp_path):
     path = tmp_path / "log.txt"
     path.write_text(JPREF_SAMPLE, encoding="utf-8")
-    assert len(read_records(str(path))) == 5
-    assert read_record(f"{path}#2").declarer == 2
+    assert len(read_records(str(path), files=True)) == 5
+    assert read_record(f"{path}#2", files=True).declarer == 2
     with pytest.raises(FormatError, match=r"holds 5 deals; pick one with FILE#N \(1..5\)"):
-        read_record(str(path))
+        read_record(str(path), files=True)
     with pytest.raises(FormatError, match="deal 9 asked for, the file holds 5"):
-        read_record(f"{path}#9")
+        read_record(f"{path}#9", files=True)
+    # text from a request is only text: a file name in it is not opened
+    with pytest.raises(FormatError, match="field 'deal'"):
+        read_record(str(path))
     pts = tmp_path / "old.pts"
     pts.write_bytes(PTS_SAMPLE.replace("two lines", "Ковалевская").encode("cp1251"))
-    assert read_record(f"{pts}#2").comment.startswith("Ковалевская")
+    assert read_record(f"{pts}#2", files=True).comment.startswith("Ковалевская")
     assert read_record(EXAMPLE.pretty()).deal == EXAMPLE
     assert read_record(json.dumps(RECORD, ensure_ascii=False)).declarer == 1
     assert [detect(t) for t in (PTS_SAMPLE, JPREF_SAMPLE, json.dumps(RECORD), str(EXAMPLE))] == \

@@ -30,9 +30,9 @@ def test_convert_between_every_form(tmp_path, capsys):
     assert status == 0 and line.startswith("[♥QX")  # the tricks line, then the deal: line
     log = tmp_path / "game.log"
     log.write_text(line, encoding="utf-8")
-    assert read_record(str(log)).deal == read_record(str(source)).deal
+    assert read_record(str(log), files=True).deal == read_record(str(source), files=True).deal
     status, pts, _ = run(["convert", str(source), "--to", "pts"], capsys)
-    assert status == 0 and slovesnov.loads(pts)[0].played == read_record(str(source)).played
+    assert status == 0 and slovesnov.loads(pts)[0].played == read_record(str(source), files=True).played
     status, back, _ = run(["convert", pts, "--from", "pts", "--to", "record"], capsys)
     assert status == 0 and record.loads(back)[0].declarer == 1
     out = tmp_path / "deal.txt"
@@ -106,3 +106,18 @@ def test_bad_options_are_refused(argv, message, capsys):
     except SystemExit as exit_:
         status = exit_.code
     assert status == 2 and message in capsys.readouterr().err
+
+
+def test_analyze_for_the_web_never_opens_a_file(tmp_path):
+    """solver.analysis.cli.analyze serves the web API: a deal naming a file on
+    the server is text to parse, not a file to read."""
+    import argparse
+    from solver.analysis.cli import analyze
+    from solver.engine import Solver
+    secret = tmp_path / "secret.json"
+    secret.write_text(json.dumps(RECORD, ensure_ascii=False), encoding="utf-8")
+    args = argparse.Namespace(deal=str(secret), contract=None, declarer=None, discard=None, played="",
+                              talon_leads=True, four_players=False)
+    with pytest.raises(ValueError) as caught:
+        analyze(args, Solver())
+    assert "Аня" not in str(caught.value)

@@ -152,10 +152,11 @@ def _analyze_allpass(args: argparse.Namespace, deal: Deal, solver: Solver, answe
     text.extend(_trick_lines(line.tricks_played))
 
 
-def with_record(args: argparse.Namespace) -> tuple[argparse.Namespace, GameRecord]:
+def with_record(args: argparse.Namespace, files: bool = False) -> tuple[argparse.Namespace, GameRecord]:
     """The arguments with what the deal's record gives (contract, declarer,
-    discard, cards played, all-pass options) where the command line is silent."""
-    record = read_record(args.deal)
+    discard, cards played, all-pass options) where the command line is silent;
+    ``files``: the deal may name a file (the command line only)."""
+    record = read_record(args.deal, files=files)
     filled = argparse.Namespace(**vars(args))
     known = record.analyze_arguments()
     filled.deal = known["deal"]
@@ -186,15 +187,17 @@ def _score(record: GameRecord, answer: dict[str, Any], text: list[str]) -> str |
 
 
 def analyze(args: argparse.Namespace, solver: Solver) -> tuple[dict[str, Any], list[str]]:
-    """The JSON answer and the text lines for the parsed arguments."""
+    """The JSON answer and the text lines for the parsed arguments (the deal
+    is text in any record form, never a file name: the web service calls this)."""
     answer, text, _ = analyze_record(args, solver)
     return answer, text
 
 
-def analyze_record(args: argparse.Namespace, solver: Solver
+def analyze_record(args: argparse.Namespace, solver: Solver, files: bool = False
                    ) -> tuple[dict[str, Any], list[str], tuple[GameRecord, str | None]]:
-    """:func:`analyze`, and the deal's record with the reason it has no score."""
-    args, record = with_record(args)
+    """:func:`analyze`, and the deal's record with the reason it has no score;
+    ``files``: the deal may name a file."""
+    args, record = with_record(args, files)
     deal = Deal.parse(args.deal)
     answer: dict[str, Any] = {"deal": str(deal)}
     text = [deal.pretty(), ""]
@@ -255,7 +258,7 @@ def run_stoppable(work: Callable[[], T], solver: Solver) -> T:
 def run_analyze(args: argparse.Namespace) -> int:
     out = sys.stdout
     solver = Solver()
-    answer, text, (record, problem) = run_stoppable(lambda: analyze_record(args, solver), solver)
+    answer, text, (record, problem) = run_stoppable(lambda: analyze_record(args, solver, files=True), solver)
     if args.html:
         write_report(args.html, analysis_html(answer, Deal.parse(answer["deal"]), lang=args.lang,
                                               players=record.players, convention=record.convention,

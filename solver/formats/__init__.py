@@ -7,8 +7,8 @@ format, each with ``loads/load/dumps/dump`` over :class:`GameRecord`:
 * :mod:`.slovesnov`: Slovesnov's ``.pts``/``.bts`` v5 problem files;
 * :mod:`.text`: the project's notation (``solver.notation``), one deal.
 
-:func:`read_records` takes a file path or the text itself and finds the
-format; :func:`read_record` wants exactly one deal (``FILE#N`` picks the N-th
+:func:`read_records` takes the text itself (or, for the command line, a
+file path) and finds the format; :func:`read_record` wants exactly one deal (``FILE#N`` picks the N-th
 of a file). Every reader raises :class:`FormatError` (a ``ValueError``) naming
 the line, the field and the problem.
 """
@@ -52,18 +52,19 @@ def _split_index(source: str) -> tuple[str, int | None]:
     return source, None
 
 
-def read_records(source: str, form: str | None = None) -> list[GameRecord]:
-    """The records in ``source``: a file path (UTF-8, or cp1251 for old
-    Slovesnov files) or the text itself, in ``form`` or the detected format."""
-    records, _ = _read(source, form)
+def read_records(source: str, form: str | None = None, *, files: bool = False) -> list[GameRecord]:
+    """The records in ``source``: the text itself or, with ``files`` (the
+    command line; never for text from a network request), a file path (UTF-8,
+    or cp1251 for old Slovesnov files); in ``form`` or the detected format."""
+    records, _ = _read(source, form, files)
     return records
 
 
-def _read(source: str, form: str | None) -> tuple[list[GameRecord], int | None]:
+def _read(source: str, form: str | None, files: bool) -> tuple[list[GameRecord], int | None]:
     if not isinstance(source, str):
         raise FormatError(f"expected a file name or deal text, got {source!r}")
-    path, index = _split_index(source)
-    if "\n" not in path and len(path) < 4096 and os.path.isfile(path):
+    path, index = _split_index(source) if files else (source, None)
+    if files and "\n" not in path and len(path) < 4096 and os.path.isfile(path):
         with open(path, "rb") as handle:
             content = slovesnov.decode(handle.read())
         form = form or _EXTENSIONS.get(os.path.splitext(path)[1].lower()) or detect(content)
@@ -78,9 +79,10 @@ def _read(source: str, form: str | None) -> tuple[list[GameRecord], int | None]:
         raise FormatError(str(error)) from None
 
 
-def read_record(source: str, form: str | None = None) -> GameRecord:
-    """Exactly one record: the only one, or the N-th of ``FILE#N``."""
-    records, index = _read(source, form)
+def read_record(source: str, form: str | None = None, *, files: bool = False) -> GameRecord:
+    """Exactly one record: the only one, or the N-th of ``FILE#N`` (``files``
+    as for :func:`read_records`)."""
+    records, index = _read(source, form, files)
     if index is not None:
         if not 1 <= index <= len(records):
             raise FormatError(f"{source}: deal {index} asked for, the file holds {len(records)}")
@@ -90,9 +92,9 @@ def read_record(source: str, form: str | None = None) -> GameRecord:
     return records[0]
 
 
-def read_deal(source: str) -> Deal:
-    """The deal of :func:`read_record` (any format, a file or the text)."""
-    return read_record(source).deal
+def read_deal(source: str, *, files: bool = False) -> Deal:
+    """The deal of :func:`read_record` (any format; a file only with ``files``)."""
+    return read_record(source, files=files).deal
 
 
 def write_records(records: list[GameRecord], form: str) -> str:

@@ -22,9 +22,9 @@ __all__ = ["register", "run_convert"]
 
 def run_convert(args: argparse.Namespace) -> int:
     if "#" in args.source:
-        records = [read_record(args.source, args.source_format)]
+        records = [read_record(args.source, args.source_format, files=True)]
     else:
-        records = read_records(args.source, args.source_format)
+        records = read_records(args.source, args.source_format, files=True)
     if args.to == "score":
         text = "".join(json.dumps(r.score_request(), ensure_ascii=False) + "\n" for r in records)
     else:

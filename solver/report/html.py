@@ -94,10 +94,11 @@ def analysis_html(answer: Mapping[str, Any], deal: Deal, *, lang: str = "en", pl
     pool = deal.hand_size + 2
     if "best_discard" in answer and play:
         found = answer["best_discard"]
+        heading = t["best_discard_value"].format(
+            contract=contract_text(play["contract"], lang), seat=names[play["declarer"]],
+            verdict=_verdict(play["contract"], found["declarer_tricks"], t))
         context["best"] = {
-            "heading": t["best_discard_value"].format(
-                contract=contract_text(play["contract"], lang), seat=names[play["declarer"]],
-                verdict=_verdict(play["contract"], found["declarer_tricks"], t)),
+            "heading": heading[:1].upper() + heading[1:],
             "summary": summarise_discards(found["discards"], comb(pool, 2), t),
             "count": len(found["discards"]), "total": comb(pool, 2), "discards": found["discards"]}
     if play and play["steps"]:
