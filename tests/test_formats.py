@@ -164,6 +164,10 @@ def test_jpref_writes_its_layout():
     line = jpref.format_line(GameRecord(EXAMPLE, bids=("6c",), declarer_tricks=6))
     assert line == "deal: ♠7QA ♣89K ♦XK ♥JQ  ♠K ♣7QA ♦7QA ♥78X  ♠89XJ ♣XJ ♦89 ♥9A  ♦J ♥K  0 -> 6♣ 6"
     assert detect(line) == "jpref"
+    # JPref's own bid names (Config.Bid): X for the ten, '-' for no trump
+    for bid, name in (("10nt", "X-"), ("6nt", "6-"), ("10h", "X♥"), ("misere", "Misère")):
+        written = jpref.format_line(GameRecord(EXAMPLE, bids=(bid,)))
+        assert written.endswith("-> " + name) and jpref.parse_line(written).bids == (bid,)
 
 
 @pytest.mark.parametrize("line, where, problem", [

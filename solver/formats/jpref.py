@@ -8,8 +8,9 @@ The grammar, from JPref's own test files (``etc/tests/freeplay``,
 the hands, the talon, two spaces, the elder hand): three hands of 10 cards
 and the talon of 2, each as suit symbols followed by ranks (``X`` is the ten;
 a void suit is left out), then the elder hand's number (0-based, the hand that
-leads), then optionally ``->`` and the expected bid (``7♦``, ``X♥`` for 10♥,
-``Misère``, ``All-pass``) and the declarer's tricks, then ``#`` and a comment.
+leads), then optionally ``->`` and the expected bid (its bid names:
+``7♦``, ``X♥`` for 10♥, ``6-`` for 6 no trump, ``Misère``, ``All-pass``) and the
+declarer's tricks, then ``#`` and a comment.
 The hands are read by counting cards (10, 10, 10, 2), since the spacing
 between them varies in the files. An optional line before a deal, in
 brackets, lists its tricks, each in play order (``♦8K ♠9`` is ♦8 ♦K ♠9).
@@ -78,9 +79,13 @@ def _hands(text: str, line: int) -> list[Hand]:
 
 
 def _bid(text: str, line: int) -> Contract:
+    """A JPref bid name (its ``Config.Bid``): ``6♠`` ... ``X♥``, ``6-`` for no
+    trump, ``Misère``, ``All-pass``."""
     word = text.strip()
     if word.upper().startswith("X"):
         word = "10" + word[1:]
+    if word.endswith("-"):
+        word = word[:-1] + "nt"
     try:
         return Contract.parse(word)
     except NotationError as error:
@@ -162,7 +167,7 @@ def _expected(text: str, line: int) -> tuple[Contract | None, int | None, str]:
     words JPref adds there (``d``, ``iter``) are kept as the comment."""
     words = text.split()
     contract = tricks = None
-    if words and re.match(r"^(?:\d+|X)(?:[♠♣♦♥]|nt|бк)$|^mis|^all", words[0], re.IGNORECASE):
+    if words and re.match(r"^(?:\d+|X)(?:[♠♣♦♥-]|nt|бк)$|^mis|^all", words[0], re.IGNORECASE):
         contract = _bid(words[0], line)
         words = words[1:]
     if words and words[0].isdigit():
@@ -209,7 +214,9 @@ def _bid_text(contract: Contract) -> str:
         return "Misère"
     if contract.kind is ContractKind.ALLPASS:
         return "All-pass"
-    return contract.pretty().replace("10", "X", 1) if contract.level == 10 else contract.pretty()
+    assert contract.strain is not None
+    level = "X" if contract.level == 10 else str(contract.level)
+    return level + (SUIT_SYMBOLS[contract.strain] if contract.strain < 4 else "-")
 
 
 def format_line(record: GameRecord) -> str:
