@@ -255,6 +255,7 @@ def test_record_reads_every_notation():
     ({"decisions": ["maybe", None, "pass"]}, "decisions", "seat 0"),
     ({"contract": "6 треф", "declarer": None}, "declarer", "needs its declarer"),
     ({"colour": "red"}, "colour", "unknown field"),
+    ({"discard": None}, "discard", "need the declarer's discard"),
     ({"hands": ["AQ7.K98.KT.QJ", "K.AQ7.AQ7.T87", "JT98.JT.98.A9Z"]}, "hands[2]", "'Z'"),
 ])
 def test_record_errors_name_the_field(change, field, problem):

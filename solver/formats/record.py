@@ -154,9 +154,10 @@ class GameRecord:
         allpass = self.contract.kind is ContractKind.ALLPASS
         deal = self.deal if allpass else self.deal_in_play()
         if deal.talon is not None and not allpass:
-            deal = Deal(deal.hands)  # a trick game is played from the hands alone
-        if not allpass and len(deal.hands[0]) != len(deal.hands[self.declarer or 0]):
-            raise FormatError("give the discard to play the deal", field="discard")
+            if self.played:   # the declarer took the talon: his cards are known with his discard
+                raise FormatError("cards played in a game with the talon need the declarer's discard",
+                                  field="discard")
+            deal = Deal(deal.hands)
         return Position.after(deal, self.contract, self.declarer or 0, self.played,
                               talon_leads=self.talon_leads, four_players=self.four_players)
 
