@@ -50,6 +50,7 @@ setup(
     extras_require={
         "service": _service_requirements(),
         "dask": ["distributed>=2024.1"],
-        "test": ["pytest>=8", "pytest-benchmark>=4", "hypothesis>=6.100", "grpcio-tools", "playwright>=1.40"],
+        "test": ["pytest>=8", "pytest-benchmark>=4", "hypothesis>=6.100", "grpcio-tools", "playwright>=1.40",
+                 "jsonschema>=4.18"],
     },
 )

@@ -35,6 +35,8 @@ from .play import AUCTION_MODEL, AuctionFilter
 from .progress import ProgressBar
 from .stats import Estimate
 from .whist import WhistAdvice, WhistOption, advise_whist, whist_request
+from ..report import LANGUAGES, write_report
+from ..report.html import bid_html, whist_html
 
 __all__ = ["register"]
 
@@ -83,6 +85,11 @@ def _add_common(parser: argparse.ArgumentParser, layouts: int | None) -> None:
                              "processes (the same answer; --workers does not apply; needs the dask extra)")
     parser.add_argument("--json", action="store_true", help="one JSON object")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on standard error")
+
+
+def _add_report(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--html", metavar="FILE", help="also write a self-contained HTML report to FILE")
+    parser.add_argument("--lang", choices=LANGUAGES, default="en", help="the HTML report's language (en, ru)")
 
 
 @contextmanager
@@ -255,6 +262,9 @@ def run_whist(args: argparse.Namespace) -> int:
                             auction=_auction(args), split=args.split, four_players=args.four_players)
     with _run_options(args) as options:
         advice = advise_whist(request, options)
+    if args.html:
+        write_report(args.html, whist_html(whist_json(advice), hand=str(request.hand), talon=str(request.talon),
+                                           lang=args.lang))
     out.write((json.dumps(whist_json(advice), ensure_ascii=False) if args.json else format_whist(advice)) + "\n")
     return 0
 
@@ -266,6 +276,8 @@ def run_bid(args: argparse.Namespace) -> int:
                           unseen=args.unseen, prior_tricks=args.prior_tricks, four_players=args.four_players)
     with _run_options(args) as options:
         advice = advise_bid(request, options)
+    if args.html:
+        write_report(args.html, bid_html(bid_json(advice), lang=args.lang))
     out.write((json.dumps(bid_json(advice), ensure_ascii=False) if args.json else format_bid(advice)) + "\n")
     return 0
 
@@ -320,6 +332,7 @@ def register(subparsers: Any) -> None:
     whist.add_argument("--split", action="store_true",
                        help="always count the defenders' split of tricks along the solver's line")
     whist.add_argument("--four-players", action="store_true", help="score a 4-player game (the dealer sits out)")
+    _add_report(whist)
     _add_common(whist, 1000)
     whist.set_defaults(func=run_whist)
 
@@ -337,6 +350,7 @@ def register(subparsers: Any) -> None:
     bid.add_argument("--unseen", help="endgames: every other card in play")
     bid.add_argument("--prior-tricks", type=_tricks, default=(0, 0, 0), help="endgames: tricks before, by seat")
     bid.add_argument("--four-players", action="store_true", help="score a 4-player game")
+    _add_report(bid)
     _add_common(bid, 200)
     bid.set_defaults(func=run_bid)
 
