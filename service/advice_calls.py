@@ -189,7 +189,8 @@ def bid_from_proto(message: pb.AdviseBidRequest) -> tuple[BidRequest, BudgetChoi
         contracts=_contracts(list(message.contracts)) or None,
         defence=DEFENCE_RULES.required(message.defence, "defence"),
         unseen=_optional_text(message.unseen, "unseen"),
-        prior_tricks=convert.prior_tricks_from_proto(message.prior_tricks), four_players=message.four_players)
+        prior_tricks=convert.prior_tricks_from_proto(message.prior_tricks), four_players=message.four_players,
+        value_pass=not message.no_pass)
     return request, budget_from_proto(message.budget, DEFAULT_BID_LAYOUTS)
 
 
@@ -213,9 +214,16 @@ def bid_response(advice: BidAdvice) -> pb.AdviseBidResponse:
     out = pb.AdviseBidResponse(
         after_talon=advice.request.after_talon, recommended=_contract_advice(advice.recommended),
         sureness=advice.sureness, contracts=[_contract_advice(c) for c in advice.contracts],
-        discards=[_contract_advice(c) for c in advice.discards], run=_run(advice.run), notes=list(advice.notes))
+        discards=[_contract_advice(c) for c in advice.discards], run=_run(advice.run), notes=list(advice.notes),
+        recommendation=advice.recommendation, recommendation_sureness=advice.recommendation_sureness,
+        plan=advice.plan)
     if advice.advantage is not None:
         out.advantage.CopyFrom(_estimate(advice.advantage))
+    if advice.passing is not None:
+        out.passing.CopyFrom(pb.PassAdvice(value=_estimate(advice.passing.value),
+                                           tricks=_distribution(advice.passing.tricks)))
+    if advice.recommendation_advantage is not None:
+        out.recommendation_advantage.CopyFrom(_estimate(advice.recommendation_advantage))
     return out
 
 

@@ -310,7 +310,7 @@ class AnalysisClient:
                    option_overrides: Mapping[str, Any] | None = None, contracts: Iterable[Contract | str] = (),
                    defence: str = "whist", unseen: str = "", prior_tricks: Sequence[int] = (),
                    four_players: bool = False, layouts: int = 0, seconds: float = 0.0, seed: int = 0,
-                   mode: str = "auto", timeout: float | None = None) -> pb.AdviseBidResponse:
+                   mode: str = "auto", timeout: float | None = None, no_pass: bool = False) -> pb.AdviseBidResponse:
         """Which contract (``prefdd bid``): every contract's chance and expected
         value from 10 cards, or the best contract and discard of 12 (``talon``
         added). ``contracts`` empty: all. ``layouts`` 0: 200."""
@@ -320,7 +320,7 @@ class AnalysisClient:
             contracts=[contract_message(c) for c in contracts],
             defence=DEFENCE_RULES.from_text(defence), unseen=unseen,
             prior_tricks=list(prior_tricks), four_players=four_players,
-            budget=_budget(layouts, seconds, seed, mode))
+            budget=_budget(layouts, seconds, seed, mode), no_pass=no_pass)
         return self._call(self.stub.AdviseBid, request, timeout)
 
     def enumerate_splits(self, hand: str, declarer: int, contracts: Iterable[Contract | str], *, discard: str = "",

@@ -119,6 +119,13 @@ def check_bid(answer: pb.AdviseBidResponse, expected, workers: int = 2) -> None:
             check_contract(message, advice)
     check_run(answer.run, expected.run, workers)
     assert list(answer.notes) == list(expected.notes)
+    assert (answer.recommendation, answer.plan, answer.recommendation_sureness) == (
+        expected.recommendation, expected.plan, expected.recommendation_sureness)
+    assert answer.HasField("passing") == (expected.passing is not None)
+    if expected.passing is not None:
+        check_estimate(answer.passing.value, expected.passing.value)
+        check_distribution(answer.passing.tricks, expected.passing.tricks)
+        check_estimate(answer.recommendation_advantage, expected.recommendation_advantage)
 
 
 # ---- AdviseWhist ---------------------------------------------------------------

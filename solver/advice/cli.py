@@ -201,10 +201,20 @@ def format_bid(advice: BidAdvice) -> str:
         lines.append(f"{c.contract.pretty():<9}{_percent(c.make_probability.mean):>8}   "
                      f"{_value(c.value):<20}{discard}")
     best = advice.recommended
+    if advice.passing is not None:
+        lines.append(f"{'pass':<9}{'':>8}   {_value(advice.passing.value):<20}all-pass played; your tricks: "
+                     + _distribution(advice.passing.tricks))
     lines.append("")
-    lines.append(f"Recommended: {best.contract.pretty()}"
-                 + (f" discarding {_cards(best.discard)}" if best.discard is not None else "")
-                 + f", sure {_percent(advice.sureness)}")
+    if advice.recommendation == "pass":
+        lines.append(f"Recommended: pass, sure {_percent(advice.recommendation_sureness)} "
+                     f"(best contract {best.contract.pretty()})")
+    else:
+        lines.append(f"Recommended: {best.contract.pretty()}"
+                     + (f" discarding {_cards(best.discard)}" if best.discard is not None else "")
+                     + f", sure {_percent(advice.sureness)}"
+                     + ("" if advice.passing is None else
+                        f"; better than passing, sure {_percent(advice.recommendation_sureness)}"))
+    lines.append(f"Plan: {advice.plan}")
     lines.extend(f"Note: {note}" for note in advice.notes)
     return "\n".join(lines)
 
@@ -249,7 +259,8 @@ def run_whist(args: argparse.Namespace, out: IO[str]) -> int:
 def run_bid(args: argparse.Namespace, out: IO[str]) -> int:
     request = bid_request(args.hand, args.seat, talon=args.talon, convention=args.convention,
                           options=_options(args.option), contracts=args.contracts, defence=args.defence,
-                          unseen=args.unseen, prior_tricks=args.prior_tricks, four_players=args.four_players)
+                          unseen=args.unseen, prior_tricks=args.prior_tricks, four_players=args.four_players,
+                          value_pass=not args.no_pass)
     with _run_options(args) as options:
         advice = advise_bid(request, options)
     out.write((json.dumps(bid_json(advice), ensure_ascii=False) if args.json else format_bid(advice)) + "\n")
@@ -322,6 +333,8 @@ def register(subparsers: Any) -> None:
     bid.add_argument("--unseen", help="endgames: every other card in play")
     bid.add_argument("--prior-tricks", type=_tricks, default=(0, 0, 0), help="endgames: tricks before, by seat")
     bid.add_argument("--four-players", action="store_true", help="score a 4-player game")
+    bid.add_argument("--no-pass", action="store_true",
+                     help="do not value passing (by default: the others pass too and the all-pass is played)")
     _add_common(bid, 200)
     bid.set_defaults(run=run_bid)
 

@@ -103,6 +103,13 @@ def bid_json(advice: BidAdvice) -> dict[str, Any]:
         "recommended": _contract_json(advice.recommended),
         "sureness": round(advice.sureness, 6),
         "advantage": None if advice.advantage is None else estimate_json(advice.advantage),
+        "recommendation": advice.recommendation,
+        "recommendation_sureness": round(advice.recommendation_sureness, 6),
+        "recommendation_advantage": None if advice.recommendation_advantage is None
+        else estimate_json(advice.recommendation_advantage),
+        "plan": advice.plan,
+        "pass": None if advice.passing is None else
+        {"value": estimate_json(advice.passing.value), "tricks": _distribution(advice.passing.tricks)},
         "contracts": [_contract_json(c) for c in advice.contracts],
         "discards": [_contract_json(c) for c in advice.discards],
         "run": run_json(advice.run),
