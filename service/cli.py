@@ -51,7 +51,7 @@ def run_serve(args: argparse.Namespace) -> int:
         from .server import ServerConfig, configure_logging, serve
     except ImportError as error:
         print(f"prefdd serve: error: the gRPC service is not available ({error}); install the "
-              "'service' extra and generate its code with `make proto`", file=sys.stderr)
+              "'service' extra: pip install 'preferans-dd[service]'", file=sys.stderr)
         return EXIT_USAGE
     try:
         config = ServerConfig(

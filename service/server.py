@@ -7,7 +7,7 @@
   whose deadline passes cancels its job, whose worker asks the C search to
   stop (``Solver.request_stop`` → ``SearchStopped``); the worker is then free.
 * The advice calls (AdviseWhist, AdviseBid, Enumerate:
-  :mod:`service.advice_calls`) run their own worker threads, one solver each;
+  :mod:`service.advice_calls`; AdvisePlay: :mod:`service.play_calls`) run their own worker threads, one solver each;
   :class:`~service.advice_runs.AdviceRuns` bounds how many go at once and
   stops a run when its call ends.
 * Limits answer ``RESOURCE_EXHAUSTED`` naming the limit (see
@@ -75,7 +75,7 @@ class ServerConfig:
     max_concurrent_rpcs: int = 64
     """Calls served at once; more are refused with RESOURCE_EXHAUSTED."""
     max_advice_runs: int = 2
-    """Advice calls (AdviseWhist, AdviseBid, Enumerate) running at once; more
+    """Advice calls (AdviseWhist, AdviseBid, Enumerate, AdvisePlay) running at once; more
     are refused with RESOURCE_EXHAUSTED."""
     max_advice_layouts: int = 200_000
     """Layouts one advice request may cost (sampled, or every layout of an

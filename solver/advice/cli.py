@@ -1,4 +1,5 @@
-"""``prefdd whist``, ``prefdd bid`` and ``prefdd enumerate``.
+"""``prefdd whist``, ``prefdd bid`` and ``prefdd enumerate`` (and ``prefdd play``:
+:mod:`solver.advice.play_cli`).
 
     prefdd whist HAND --talon T --contract 6s --declarer S --seat S [--other pass|whist|half_whist]
     prefdd bid HAND --seat S [--talon T] [--contracts all|6s,7s,...]
@@ -6,8 +7,9 @@
 
 Common: ``--convention sochi|leningrad|rostov``, ``--option KEY=VALUE``
 (repeatable), ``--seconds S`` (budget), ``--seed N``, ``--workers N``,
-``--json``, ``--no-progress``; whist and bid also ``--layouts N`` (budget)
-and ``--exact``/``--sample``.
+``--json``, ``--no-progress``, ``--dask ADDRESS`` (run on a Dask cluster, the
+same answer); whist and bid also ``--layouts N`` (budget) and
+``--exact``/``--sample``.
 A progress bar goes to standard error when it is a terminal; Ctrl-C stops a
 run and prints the estimate so far.
 """
@@ -19,7 +21,8 @@ import signal
 import sys
 import threading
 from contextlib import contextmanager
-from typing import IO, Any, Iterator
+from dataclasses import replace
+from typing import Any, Iterator
 
 from .. import cli_args
 from ..notation import SEAT_NAMES
@@ -75,6 +78,9 @@ def _add_common(parser: argparse.ArgumentParser, layouts: int | None) -> None:
                         help="stop after this many seconds with the estimate so far")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     parser.add_argument("--workers", type=cli_args.positive_int, help="solver threads (default: every core)")
+    parser.add_argument("--dask", metavar="ADDRESS", type=cli_args.dask_address,
+                        help="run on a Dask cluster: its scheduler's host:port, or local:N for N local worker "
+                             "processes (the same answer; --workers does not apply; needs the dask extra)")
     parser.add_argument("--json", action="store_true", help="one JSON object")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on standard error")
 
@@ -91,7 +97,13 @@ def _run_options(args: argparse.Namespace) -> Iterator[RunOptions]:
     if threading.current_thread() is threading.main_thread():
         previous = signal.signal(signal.SIGINT, lambda signum, frame: cancel.set())
     try:
-        yield options
+        if args.dask:
+            from .. import distributed
+
+            with distributed.connect(args.dask) as client:
+                yield replace(options, executor=distributed.DaskExecutor(client))
+        else:
+            yield options
     finally:
         if previous is not None:
             signal.signal(signal.SIGINT, previous)
@@ -244,7 +256,8 @@ def _auction(args: argparse.Namespace) -> AuctionFilter | None:
                                                                    model.whister_min_tops))))
 
 
-def run_whist(args: argparse.Namespace, out: IO[str]) -> int:
+def run_whist(args: argparse.Namespace) -> int:
+    out = sys.stdout
     request = whist_request(args.hand, args.talon, args.contract, args.declarer, args.seat,
                             other_decision=args.other, convention=args.convention,
                             options=_options(args.option), played=args.played or "", unseen=args.unseen,
@@ -256,7 +269,8 @@ def run_whist(args: argparse.Namespace, out: IO[str]) -> int:
     return 0
 
 
-def run_bid(args: argparse.Namespace, out: IO[str]) -> int:
+def run_bid(args: argparse.Namespace) -> int:
+    out = sys.stdout
     request = bid_request(args.hand, args.seat, talon=args.talon, convention=args.convention,
                           options=_options(args.option), contracts=args.contracts, defence=args.defence,
                           unseen=args.unseen, prior_tricks=args.prior_tricks, four_players=args.four_players,
@@ -267,7 +281,8 @@ def run_bid(args: argparse.Namespace, out: IO[str]) -> int:
     return 0
 
 
-def run_enumerate(args: argparse.Namespace, out: IO[str]) -> int:
+def run_enumerate(args: argparse.Namespace) -> int:
+    out = sys.stdout
     request = enumeration_request(args.hand, args.declarer, args.contract, discard=args.discard,
                                   defenders=args.defenders, convention=args.convention,
                                   options=_options(args.option), defence=args.defence,
@@ -280,7 +295,7 @@ def run_enumerate(args: argparse.Namespace, out: IO[str]) -> int:
 
 
 def register(subparsers: Any) -> None:
-    """Add ``whist``, ``bid`` and ``enumerate`` to the ``prefdd`` command line."""
+    """Add ``whist``, ``bid``, ``enumerate`` and ``play`` to the ``prefdd`` command line."""
     whist = subparsers.add_parser(
         "whist", help="whist or pass: each option's expected value over the hidden cards",
         description="The defender's question: the expected single-deal value of each option (pass, "
@@ -317,7 +332,7 @@ def register(subparsers: Any) -> None:
                        help="always count the defenders' split of tricks along the solver's line")
     whist.add_argument("--four-players", action="store_true", help="score a 4-player game (the dealer sits out)")
     _add_common(whist, 1000)
-    whist.set_defaults(run=run_whist)
+    whist.set_defaults(func=run_whist)
 
     bid = subparsers.add_parser(
         "bid", help="which contract: chance and expected value of every contract",
@@ -336,7 +351,7 @@ def register(subparsers: Any) -> None:
     bid.add_argument("--no-pass", action="store_true",
                      help="do not value passing (by default: the others pass too and the all-pass is played)")
     _add_common(bid, 200)
-    bid.set_defaults(run=run_bid)
+    bid.set_defaults(func=run_bid)
 
     enumerate_ = subparsers.add_parser(
         "enumerate", help="every split of the defenders' cards, exactly",
@@ -354,4 +369,7 @@ def register(subparsers: Any) -> None:
                             help="endgames: tricks before, by seat")
     enumerate_.add_argument("--four-players", action="store_true", help="score a 4-player game")
     _add_common(enumerate_, None)
-    enumerate_.set_defaults(run=run_enumerate, mode="exact")
+    enumerate_.set_defaults(func=run_enumerate, mode="exact")
+
+    from . import play_cli  # it reads this module's shared options
+    play_cli.register(subparsers)
