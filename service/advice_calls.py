@@ -112,7 +112,8 @@ def _auction(message: pb.AdviseWhistRequest) -> AuctionFilter | None:
     auction = message.auction
     return AuctionFilter(auction.min_trumps if auction.HasField("min_trumps") else default.min_trumps,
                          auction.max_undertricks if auction.HasField("max_undertricks") else default.max_undertricks,
-                         auction.whister_min_tops if auction.HasField("whister_min_tops") else None)
+                         auction.whister_min_tops if auction.HasField("whister_min_tops") else None,
+                         auction.sure_from_level if auction.HasField("sure_from_level") else None)
 
 
 def whist_from_proto(message: pb.AdviseWhistRequest) -> tuple[WhistRequest, BudgetChoice]:

@@ -47,7 +47,7 @@ from ..scoring import SOCHI, Convention
 from .errors import AdviceError
 from .layouts import LayoutSpace
 from .parallel import LayoutRun, RunOptions, RunStats, run_layouts
-from .play import OutcomeKey, discard_classes, line_tricks, made
+from .play import OutcomeKey, discard_classes, made, split_tricks
 from .stats import Estimate, Number, merge_units, sureness
 from .values import AllPassValuer, DefenceRule, Valuer, rule_scenario
 from .inputs import FULL_DECK, check_prior, parse_convention, parse_hand
@@ -300,7 +300,7 @@ def _outcome(request: BidRequest, position: Position, solver: Solver, value: int
     """(tricks, split) of the whole deal from the start of play."""
     prior = request.prior_tricks
     if request.defence is DefenceRule.BOTH and position.contract.kind is ContractKind.TRICKS:
-        tricks = line_tricks(position, solver.best_line(position, value))
+        tricks = split_tricks(position, solver, value)
         whole = (prior[0] + tricks[0], prior[1] + tricks[1], prior[2] + tricks[2])
         return (whole[request.seat], whole)
     if value is None:

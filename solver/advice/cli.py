@@ -245,7 +245,7 @@ def format_enumeration(result: Enumeration) -> str:
 
 def _auction(args: argparse.Namespace) -> AuctionFilter | None:
     """The auction model (the default), its tests changed one by one, or none."""
-    changed = (args.auction_min_trumps, args.auction_max_down, args.auction_whister_tops)
+    changed = (args.auction_min_trumps, args.auction_max_down, args.auction_whister_tops, args.auction_sure_from)
     if args.no_auction:
         if any(value is not None for value in changed):
             raise AdviceError("--no-auction cannot be combined with --auction-* settings")
@@ -253,7 +253,8 @@ def _auction(args: argparse.Namespace) -> AuctionFilter | None:
     model = AUCTION_MODEL
     return AuctionFilter(*(model_value if value is None else (None if value < 0 else value)
                            for value, model_value in zip(changed, (model.min_trumps, model.max_undertricks,
-                                                                   model.whister_min_tops))))
+                                                                   model.whister_min_tops,
+                                                                   model.sure_from_level))))
 
 
 def run_whist(args: argparse.Namespace) -> int:
@@ -319,13 +320,15 @@ def register(subparsers: Any) -> None:
     whist.add_argument("--auction", action="store_true",
                        help="the auction model (the default): keep only layouts the declarer could reasonably "
                             "have bid from (at least 4 trumps, at most 1 down double dummy with his best "
-                            "discard) and where a partner who whisted holds an ace or a guarded king")
+                            "discard on a 6 or 7, none from 8 on) and where a partner who whisted holds an ace or a guarded king")
     whist.add_argument("--no-auction", action="store_true",
                        help="no auction model: every layout of the hidden cards counts the same")
     whist.add_argument("--auction-min-trumps", type=int,
                        help="auction model: fewest trumps in his 12 cards (default 4; -1: no test)")
     whist.add_argument("--auction-max-down", type=int,
                        help="auction model: most undertricks double dummy (default 1; -1: no test)")
+    whist.add_argument("--auction-sure-from", type=int,
+                       help="auction model: from this level on no undertrick (default 8; -1: none)")
     whist.add_argument("--auction-whister-tops", type=int,
                        help="auction model: fewest tops of a partner who whisted (default 1; -1: no test)")
     whist.add_argument("--split", action="store_true",

@@ -40,7 +40,8 @@ Choices where the issue is silent:
    uniformly, and a layout is kept only when the declarer could reasonably
    have named the contract (at least 4 trumps among his 12 cards for a suit
    contract; his double-dummy best-discard value at least the contract less
-   one) and a partner who said whist holds at least one top (an ace, or a
+   one on a 6 or a 7, the contract itself from 8 on) and a partner who said
+   whist holds at least one top (an ace, or a
    king with another card of its suit). ``auction=None`` keeps every layout;
    an :class:`~solver.advice.play.AuctionFilter` loosens or tightens the
    tests. The model is stated in the advice (``auction``, notes).
