@@ -44,6 +44,10 @@ nodes: $(INSTALLED)
 serve: $(INSTALLED)
 	$(BIN)/prefdd serve --port 50051
 
+# The page and the JSON API on http://127.0.0.1:8080/ (and gRPC on 50051).
+web: $(INSTALLED) $(PROTO_STAMP)
+	$(BIN)/prefdd serve --port 50051 --http-port 8080
+
 # The C core built with AddressSanitizer and UndefinedBehaviorSanitizer, under
 # the tests that drive it hardest: reference positions, brute-force
 # cross-checks, every error path of the C boundary, the analyses (best
