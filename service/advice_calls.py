@@ -131,8 +131,32 @@ def whist_from_proto(message: pb.AdviseWhistRequest) -> tuple[WhistRequest, Budg
         unseen=_optional_text(message.unseen, "unseen"), prior_tricks=convert.prior_tricks_from_proto(
             message.prior_tricks),
         discard_model=DISCARD_MODELS.required(message.discard_model, "discard_model"),
-        auction=_auction(message), split=message.split, four_players=message.four_players)
+        auction=_auction(message), split=message.split, four_players=message.four_players,
+        single_dummy=_single_dummy_layouts(message.single_dummy_layouts))
     return request, budget_from_proto(message.budget, DEFAULT_WHIST_LAYOUTS)
+
+
+MAX_SINGLE_DUMMY_LAYOUTS = 1000
+
+
+def _single_dummy_layouts(value: int) -> int:
+    if value > MAX_SINGLE_DUMMY_LAYOUTS:
+        raise RequestError(f"field 'single_dummy_layouts' is {value}; the limit is {MAX_SINGLE_DUMMY_LAYOUTS}")
+    return value
+
+
+def _figure(figure) -> pb.PairedFigure:  # type: ignore[no-untyped-def]
+    return pb.PairedFigure(double_dummy=figure.double_dummy, single_dummy=figure.single_dummy,
+                           std_error=figure.std_error)
+
+
+def _single_dummy(out, optimism) -> None:  # type: ignore[no-untyped-def]
+    if optimism is None:
+        return
+    out.single_dummy.CopyFrom(pb.SingleDummyFigure(
+        contract=convert.contract_to_proto(optimism.contract), layouts=optimism.layouts, worlds=optimism.worlds,
+        tricks=_figure(optimism.tricks), makes=_figure(optimism.makes),
+        values=[pb.NamedFigure(name=name, figure=_figure(figure)) for name, figure in optimism.values.items()]))
 
 
 def whist_layouts(request: WhistRequest) -> int:
@@ -176,6 +200,7 @@ def whist_response(advice: WhistAdvice) -> pb.AdviseWhistResponse:
         auction_model=auction_text(advice.request.auction_played), plan=advice.plan)
     if advice.advantage is not None:
         out.advantage.CopyFrom(_estimate(advice.advantage))
+    _single_dummy(out, advice.optimism)
     return out
 
 
@@ -191,7 +216,7 @@ def bid_from_proto(message: pb.AdviseBidRequest) -> tuple[BidRequest, BudgetChoi
         defence=DEFENCE_RULES.required(message.defence, "defence"),
         unseen=_optional_text(message.unseen, "unseen"),
         prior_tricks=convert.prior_tricks_from_proto(message.prior_tricks), four_players=message.four_players,
-        value_pass=not message.no_pass)
+        value_pass=not message.no_pass, single_dummy=_single_dummy_layouts(message.single_dummy_layouts))
     return request, budget_from_proto(message.budget, DEFAULT_BID_LAYOUTS)
 
 
@@ -225,6 +250,7 @@ def bid_response(advice: BidAdvice) -> pb.AdviseBidResponse:
                                            tricks=_distribution(advice.passing.tricks)))
     if advice.recommendation_advantage is not None:
         out.recommendation_advantage.CopyFrom(_estimate(advice.recommendation_advantage))
+    _single_dummy(out, advice.optimism)
     return out
 
 

@@ -49,6 +49,8 @@ from .layouts import LayoutSpace
 from .parallel import LayoutRun, RunOptions, RunStats, run_layouts
 from .play import OutcomeKey, discard_classes, made, split_tricks
 from .stats import Estimate, Number, merge_units, sureness
+from .optimism import Optimism, measure_optimism
+from .single_dummy import SingleDummy
 from .values import AllPassValuer, DefenceRule, Valuer, rule_scenario
 from .inputs import FULL_DECK, check_prior, parse_convention, parse_hand
 
@@ -102,6 +104,8 @@ class BidRequest:
     leader: int = 0
     value_pass: bool = True
     """Value passing too (an all-pass played), where it is an option (:attr:`pass_allowed`)."""
+    single_dummy: SingleDummy = SingleDummy()
+    """The single-dummy figure of the best contract (layouts 0: none)."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.hand, Hand):
@@ -161,7 +165,8 @@ def bid_request(hand: Hand | str, seat: int | str, *, talon: Hand | str | None =
                 convention: Convention | str = "sochi", options: dict | None = None,
                 contracts: str | Sequence[Contract | str] | None = None, defence: DefenceRule | str = "whist",
                 unseen: Hand | str | None = None, prior_tricks: Sequence[int] = (0, 0, 0),
-                four_players: bool = False, value_pass: bool = True) -> BidRequest:
+                four_players: bool = False, value_pass: bool = True,
+                single_dummy: SingleDummy | int = 0) -> BidRequest:
     """A :class:`BidRequest` from text or objects; a ``talon`` is added to the
     hand (the 12-card question)."""
     try:
@@ -177,7 +182,9 @@ def bid_request(hand: Hand | str, seat: int | str, *, talon: Hand | str | None =
             raise AdviceError(f"defence rule must be whist, pass or both, got {defence!r}") from None
         return BidRequest(cards, parse_seat(seat), parse_convention(convention, options), parse_contracts(contracts),
                           rule, None if unseen is None else parse_hand(unseen, "unseen cards"),
-                          tuple(prior_tricks), four_players, value_pass=value_pass)  # type: ignore[arg-type]
+                          tuple(prior_tricks), four_players, value_pass=value_pass,  # type: ignore[arg-type]
+                          single_dummy=single_dummy if isinstance(single_dummy, SingleDummy)
+                          else SingleDummy(single_dummy))
     except NotationError as error:
         raise AdviceError(str(error)) from None
 
@@ -232,6 +239,8 @@ class BidAdvice:
     """Its expected gain over the other (None: pass not valued)."""
     plan: str = ""
     """The recommendation in words."""
+    optimism: Optimism | None = None
+    """The best contract's single-dummy figure next to its double-dummy one, when asked for."""
 
     def contract(self, text: str) -> ContractAdvice:
         wanted = Contract.parse(text)
@@ -280,8 +289,35 @@ def advise_bid(request: BidRequest, options: RunOptions | None = None) -> BidAdv
     """Every contract's chance and expected value over the hidden layouts."""
     options = options or RunOptions()
     if request.after_talon:
-        return _advise_after_talon(request, options)
-    return _advise_before_talon(request, options)
+        advice = _advise_after_talon(request, options)
+    else:
+        advice = _advise_before_talon(request, options)
+    if request.single_dummy.layouts and advice.recommended.contract.kind is ContractKind.TRICKS:
+        advice = replace(advice, optimism=_optimism(request, advice.recommended, options.seed))
+    return advice
+
+
+def _optimism(request: BidRequest, best: ContractAdvice, seed: int) -> Optimism:
+    """The best contract played double dummy and single dummy on the same
+    layouts (10 cards: his best discard per layout; 12: the discard advised)."""
+    size = request.hand_size
+    contract = best.contract
+    first = (request.seat + 1) % 3
+    valuer = Valuer(request.convention, contract, request.seat, first, 3 - request.seat - first, request.four_players)
+    scenario = rule_scenario(request.defence, contract, request.convention)
+    values = {} if scenario.needs_split else {
+        "declarer": lambda tricks: float(valuer.declarer_value(scenario, (tricks, None)))}
+    if request.after_talon:
+        assert best.discard is not None
+        kept, discard = request.hand - best.discard, best.discard
+        space = LayoutSpace(request.hidden, (size, size), (Hand(0), Hand(0)))
+        seated = lambda parts: (_seated(request, kept, parts), discard)  # noqa: E731
+    else:
+        space = LayoutSpace(request.hidden, (2, size, size), (Hand(0), Hand(0), Hand(0)))
+        seated = lambda parts: (_seated(request, request.hand, parts[1:]), parts[0])  # noqa: E731
+    return measure_optimism(contract, request.seat, space, seated, request.single_dummy, seed,
+                            leader=request.leader, prior=request.prior_tricks[request.seat], values=values,
+                            discard=best.discard)
 
 
 def _opponents(request: BidRequest) -> tuple[int, int]:

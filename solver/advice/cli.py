@@ -30,6 +30,7 @@ from .bid import BidAdvice, advise_bid, bid_request
 from .enumeration import Enumeration, enumerate_splits, enumeration_request
 from .errors import AdviceError
 from .jsonio import bid_json, enumeration_json, whist_json
+from .optimism import Optimism
 from .parallel import RunOptions, RunStats
 from .play import AUCTION_MODEL, AuctionFilter
 from .progress import ProgressBar
@@ -167,6 +168,20 @@ def _reply_lines(option: WhistOption, depth: int) -> list[str]:
     return lines
 
 
+def _optimism_lines(optimism: Optimism | None) -> list[str]:
+    if optimism is None:
+        return []
+    def pair(figure, percent=False) -> str:
+        show = _percent if percent else (lambda x: f"{x:.2f}")
+        return f"{show(figure.double_dummy)} double dummy, {show(figure.single_dummy)} single dummy"
+    lines = [f"Single dummy ({optimism.contract.pretty()}, {optimism.layouts} layouts, {optimism.worlds} worlds a "
+             f"turn; the declarer does not see the defenders' cards): his tricks {pair(optimism.tricks)}; "
+             f"he makes it {pair(optimism.makes, True)}"]
+    lines.extend(f"  value {name}: {pair(figure)} (difference ± {figure.std_error:.2f})"
+                 for name, figure in optimism.values.items())
+    return lines
+
+
 def format_whist(advice: WhistAdvice) -> str:
     r = advice.request
     order = "first" if r.speaks_first else "second"
@@ -191,6 +206,7 @@ def format_whist(advice: WhistAdvice) -> str:
                      + ("" if advice.advantage.exact is not None else f" ± {advice.advantage.std_error:.2f}")
                      + " whists)")
     lines.append(f"Plan: {advice.plan}")
+    lines.extend(_optimism_lines(advice.optimism))
     lines.append(f"Declarer fails: {_percent(advice.declarer_fails.mean)}; his tricks: "
                  + _distribution(advice.declarer_tricks))
     if advice.split:
@@ -227,6 +243,7 @@ def format_bid(advice: BidAdvice) -> str:
                      + ("" if advice.passing is None else
                         f"; better than passing, sure {_percent(advice.recommendation_sureness)}"))
     lines.append(f"Plan: {advice.plan}")
+    lines.extend(_optimism_lines(advice.optimism))
     lines.extend(f"Note: {note}" for note in advice.notes)
     return "\n".join(lines)
 
@@ -263,7 +280,8 @@ def run_whist(args: argparse.Namespace) -> int:
                             other_decision=args.other, convention=args.convention,
                             options=_options(args.option), played=args.played or "", unseen=args.unseen,
                             prior_tricks=args.prior_tricks, discard_model=args.discard_model,
-                            auction=_auction(args), split=args.split, four_players=args.four_players)
+                            auction=_auction(args), split=args.split, four_players=args.four_players,
+                            single_dummy=args.single_dummy)
     with _run_options(args) as options:
         advice = advise_whist(request, options)
     out.write((json.dumps(whist_json(advice), ensure_ascii=False) if args.json else format_whist(advice)) + "\n")
@@ -275,7 +293,7 @@ def run_bid(args: argparse.Namespace) -> int:
     request = bid_request(args.hand, args.seat, talon=args.talon, convention=args.convention,
                           options=_options(args.option), contracts=args.contracts, defence=args.defence,
                           unseen=args.unseen, prior_tricks=args.prior_tricks, four_players=args.four_players,
-                          value_pass=not args.no_pass)
+                          value_pass=not args.no_pass, single_dummy=args.single_dummy)
     with _run_options(args) as options:
         advice = advise_bid(request, options)
     out.write((json.dumps(bid_json(advice), ensure_ascii=False) if args.json else format_bid(advice)) + "\n")
@@ -334,6 +352,9 @@ def register(subparsers: Any) -> None:
     whist.add_argument("--split", action="store_true",
                        help="always count the defenders' split of tricks along the solver's line")
     whist.add_argument("--four-players", action="store_true", help="score a 4-player game (the dealer sits out)")
+    whist.add_argument("--single-dummy", type=int, default=0, metavar="N",
+                       help="also play N layouts with the declarer single dummy (he does not see the "
+                            "defenders' cards): a conservative figure next to the double-dummy one")
     _add_common(whist, 1000)
     whist.set_defaults(func=run_whist)
 
@@ -351,6 +372,9 @@ def register(subparsers: Any) -> None:
     bid.add_argument("--unseen", help="endgames: every other card in play")
     bid.add_argument("--prior-tricks", type=_tricks, default=(0, 0, 0), help="endgames: tricks before, by seat")
     bid.add_argument("--four-players", action="store_true", help="score a 4-player game")
+    bid.add_argument("--single-dummy", type=int, default=0, metavar="N",
+                     help="also play the best contract on N layouts single dummy (the declarer does not see "
+                          "the defenders' cards)")
     bid.add_argument("--no-pass", action="store_true",
                      help="do not value passing (by default: the others pass too and the all-pass is played)")
     _add_common(bid, 200)

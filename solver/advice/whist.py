@@ -54,7 +54,7 @@ Choices where the issue is silent:
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Callable, Hashable
 
@@ -63,6 +63,7 @@ from ..notation import Hand
 from ..scoring import Decision
 from .errors import AdviceError
 from .parallel import LayoutRun, RunOptions, RunStats, run_layouts
+from .optimism import Optimism, measure_optimism
 from .play import ContractPlay, auction_text, made
 from .stats import Estimate, Number, merge_units, sureness
 from .values import Scenario, Valuer
@@ -121,6 +122,8 @@ class WhistAdvice:
     notes: tuple[str, ...] = field(default=())
     plan: str = ""
     """The recommendation with the later choices it counts on, in words (:func:`plan_words`)."""
+    optimism: Optimism | None = None
+    """The single-dummy figure next to the double-dummy one, when asked for."""
 
     def option(self, action: str) -> WhistOption:
         for option in self.options:
@@ -257,7 +260,32 @@ def advise_whist(request: WhistRequest, options: RunOptions | None = None) -> Wh
         hands[request.declarer], hands[request.other] = parts
         return play((hands[0], hands[1], hands[2]), request.talon, solver)
 
-    return whist_advice_from_run(request, run_layouts(space, evaluate, options))
+    advice = whist_advice_from_run(request, run_layouts(space, evaluate, options))
+    if request.single_dummy.layouts:
+        advice = replace(advice, optimism=_optimism(request, advice, options.seed))
+    return advice
+
+
+def _optimism(request: WhistRequest, advice: WhistAdvice, seed: int) -> Optimism:
+    """Double dummy against single dummy on the same layouts, for the
+    options valued without the defenders' split."""
+    valuer = Valuer(request.convention, request.contract, request.declarer, request.seat, request.other,
+                    request.four_players)
+
+    def seated(parts: tuple[Hand, ...]) -> tuple[tuple[Hand, Hand, Hand], Hand]:
+        hands = [Hand(0)] * 3
+        hands[request.seat] = request.hand
+        hands[request.declarer], hands[request.other] = parts
+        return (hands[0], hands[1], hands[2]), request.talon
+
+    def value_of(scenario: Scenario):
+        return lambda tricks: float(valuer.values(scenario, (tricks, None))[1])
+
+    values = {option.action: value_of(option.scenario) for option in advice.options
+              if not option.scenario.needs_split}
+    return measure_optimism(request.contract, request.declarer, layout_space(request), seated, request.single_dummy,
+                            seed, auction=request.auction_played, whisters=request.whisters, leader=request.leader,
+                            prior=request.prior_tricks[request.declarer], values=values)
 
 
 def whist_advice_from_run(request: WhistRequest, run: LayoutRun) -> WhistAdvice:
