@@ -15,6 +15,10 @@ Choices where the issue is silent:
  - 10 cards: "with the best discard" is the double-dummy best discard for
    each layout (rules.md, best discard), as if the declarer knew the hidden
    hands when he discards: an upper bound on what he can expect.
+ - Double-dummy optimism: with ``single_dummy`` (layouts > 0) the best
+   contract is also played on that many layouts with the declarer single
+   dummy (:mod:`solver.advice.optimism`), reported next to its double-dummy
+   figures; the ranking itself stays double dummy.
  - 12 cards: discards that leave the same game up to the relative ranks of
    the live cards are one choice (they give the same tricks on every layout);
    the best discard of a contract is the one with the highest estimated

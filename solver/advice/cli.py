@@ -211,7 +211,7 @@ def format_whist(advice: WhistAdvice) -> str:
                  + _distribution(advice.declarer_tricks))
     if advice.split:
         top = sorted(advice.split.items(), key=lambda item: -item[1])[:6]
-        lines.append("Defence split along the solver's line (yours-other's): "
+        lines.append("Defence split along the canonical line (yours-other's): "
                      + "  ".join(f"{a}-{b}: {_percent(p)}" for (a, b), p in top))
     lines.extend(f"Note: {note}" for note in advice.notes)
     return "\n".join(lines)
@@ -350,7 +350,7 @@ def register(subparsers: Any) -> None:
     whist.add_argument("--auction-whister-tops", type=int,
                        help="auction model: fewest tops of a partner who whisted (default 1; -1: no test)")
     whist.add_argument("--split", action="store_true",
-                       help="always count the defenders' split of tricks along the solver's line")
+                       help="always count the defenders' split of tricks (the canonical line, see the README)")
     whist.add_argument("--four-players", action="store_true", help="score a 4-player game (the dealer sits out)")
     whist.add_argument("--single-dummy", type=int, default=0, metavar="N",
                        help="also play N layouts with the declarer single dummy (he does not see the "

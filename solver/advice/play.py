@@ -1,5 +1,5 @@
 """One layout, played double dummy: the declarer's discard, his tricks, and
-the split of the defence's tricks along the solver's line.
+the split of the defence's tricks along the canonical line.
 
 An outcome key is ``(declarer's tricks, split)``: the declarer's tricks in the
 whole deal, and ``split`` = every seat's tricks in the whole deal (a tuple by

@@ -14,7 +14,8 @@ Choices where the spec is silent:
  - a single whister's result depends on the defence's total only (spec §3.2:
    the tricks of both defending hands count for him), so single-whister
    scenarios need no split; two whisters (and a checked 10 that fails, scored
-   as two whisters) take the split along the solver's line;
+   as two whisters) take the split along the canonical line
+   (:func:`~solver.advice.play.split_tricks`: a rule free of the cards' names);
  - a checked 10 that stands is scored unplayed (pool +10), one that fails as
    played by two whisters (spec §3.3).
 """
@@ -188,7 +189,7 @@ class DefenceRule(str, Enum):
     PASS = "pass"
     """Both pass: every contract stands unplayed."""
     BOTH = "both"
-    """Both whist (needs the split of tricks along the solver's line)."""
+    """Both whist (needs the split of tricks along the canonical line)."""
 
 
 def rule_scenario(rule: DefenceRule, contract: Contract, convention: Convention) -> Scenario:

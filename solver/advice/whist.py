@@ -47,6 +47,10 @@ Choices where the issue is silent:
    tests. The model is stated in the advice (``auction``, notes).
  - An endgame (fewer than 10 cards a hand) needs the unseen cards and the
    tricks taken before it by each seat, which must add up to 10 − hand size.
+ - Double-dummy optimism: with ``single_dummy`` (layouts > 0) the advice
+   also plays that many layouts with the declarer single dummy
+   (:mod:`solver.advice.optimism`) and reports both figures side by side; the
+   recommendation itself stays the double-dummy one.
  - The speaking order follows from the seats: play goes clockwise 0 → 1 → 2,
    so the first defender is the seat after the declarer's.
  - Four players: scored with the sitting dealer's consolation and the
@@ -117,7 +121,7 @@ class WhistAdvice:
     """Distribution of the declarer's tricks (whole deal) over the layouts."""
     declarer_fails: Estimate
     split: dict[tuple[int, int], float] | None
-    """Distribution of (this defender's, the other's) tricks along the solver's line, when counted."""
+    """Distribution of (this defender's, the other's) tricks along the canonical line (:func:`~solver.advice.play.split_tricks`), when counted."""
     run: RunStats
     notes: tuple[str, ...] = field(default=())
     plan: str = ""

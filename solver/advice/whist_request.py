@@ -47,7 +47,7 @@ class WhistRequest:
     the default auction model (:data:`~solver.advice.play.AUCTION_MODEL`), another
     filter, or None for every layout alike."""
     split: bool = False
-    """Also count the defenders' split along the solver's line when no option needs it."""
+    """Also count the defenders' split (the canonical line) when no option needs it."""
     four_players: bool = False
     leader: int = 0
     single_dummy: SingleDummy = SingleDummy()
