@@ -79,7 +79,12 @@ def budget_from_proto(message: pb.Budget, default_layouts: int) -> BudgetChoice:
 
 def check_layouts(budget: BudgetChoice, space: int, limit: int) -> None:
     """Raise :class:`LayoutLimitExceeded` when the run would cost more than
-    ``limit`` layouts (``space``: how many layouts there are)."""
+    ``limit`` layouts (``space``: how many layouts there are), in every mode;
+    the one check of a run's size, before it starts."""
+    if isinstance(budget.layouts, bool) or not isinstance(budget.layouts, int) or budget.layouts < 1:
+        raise RequestError(f"field 'budget.layouts' must be a whole number of at least 1, got {budget.layouts!r}")
+    if budget.mode not in ("auto", "sample", "exact"):
+        raise RequestError(f"field 'budget.mode': unknown mode {budget.mode!r}")
     enumerates = budget.mode == "exact" or (budget.mode == "auto" and space <= budget.layouts)
     if enumerates and space > limit:
         raise LayoutLimitExceeded(f"the request has {space:,} layouts to enumerate; the server's limit is "
