@@ -28,8 +28,8 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from solver.notation import Contract
 
-from .enums import (CONTRACT_KINDS, CONVENTIONS, DECISIONS, DEFENCE_RULES, DISCARD_MODELS, LAYOUT_MODES,
-                    SCORE_KINDS, SEATS, STRAINS)
+from .enums import (AUCTION_MODELS, CONTRACT_KINDS, CONVENTIONS, DECISIONS, DEFENCE_RULES, DISCARD_MODELS,
+                    LAYOUT_MODES, SCORE_KINDS, SEATS, STRAINS)
 from .proto import pb, pb_grpc
 
 __all__ = ["AnalysisClient", "BatchItem", "BatchResult", "ServiceError", "SolveResult", "contract_fields",
@@ -288,11 +288,12 @@ class AnalysisClient:
                      unseen: str = "", prior_tricks: Sequence[int] = (), discard_model: str = "best",
                      auction: Mapping[str, int] | None = None, split: bool = False, four_players: bool = False,
                      layouts: int = 0, seconds: float = 0.0, seed: int = 0, mode: str = "auto",
-                     timeout: float | None = None) -> pb.AdviseWhistResponse:
+                     timeout: float | None = None, auction_model: str = "default") -> pb.AdviseWhistResponse:
         """Whist or pass (``prefdd whist``): each option's expected value over
         the hidden layouts. ``auction``: keep only layouts the declarer could
         have bid from ({} for the defaults, or ``min_trumps``,
-        ``max_undertricks``). ``layouts`` (0: 1000), ``seconds`` (0: none),
+        ``max_undertricks``, ``whister_min_tops``); without it,
+        ``auction_model`` (``default`` or ``none``) says which model. ``layouts`` (0: 1000), ``seconds`` (0: none),
         ``seed`` and ``mode`` (auto, sample, exact) are the run's budget."""
         request = pb.AdviseWhistRequest(
             hand=hand, talon=talon, contract=contract_message(contract), declarer=_seat(declarer), seat=_seat(seat),
@@ -300,7 +301,8 @@ class AnalysisClient:
             option_overrides_json=_overrides(option_overrides), played=list(played), unseen=unseen,
             prior_tricks=list(prior_tricks),
             discard_model=DISCARD_MODELS.from_text(discard_model),
-            split=split, four_players=four_players, budget=_budget(layouts, seconds, seed, mode))
+            split=split, four_players=four_players, budget=_budget(layouts, seconds, seed, mode),
+            auction_model=AUCTION_MODELS.from_text(auction_model))
         if auction is not None:
             request.auction.CopyFrom(pb.AuctionFilter(**auction))
         return self._call(self.stub.AdviseWhist, request, timeout)

@@ -32,7 +32,7 @@ from .jsonio import bid_json, enumeration_json, whist_json
 from .play_json import play_json
 from .layouts import LayoutSpace
 from .parallel import RunOptions, RunStats
-from .play import AuctionFilter, DiscardModel
+from .play import AUCTION_MODEL, AuctionFilter, DiscardModel, auction_text
 from .progress import Progress, ProgressBar
 from .stats import Estimate
 from .values import DefenceRule, Scenario
@@ -40,7 +40,7 @@ from .whist import WhistAdvice, WhistOption, WhistRequest, advise_whist, whist_r
 from .whist_request import layout_space
 
 __all__ = [
-    "AdviceError", "AuctionFilter", "BidAdvice", "BidRequest", "ContractAdvice", "ContractCount",
+    "AUCTION_MODEL", "AdviceError", "AuctionFilter", "auction_text", "BidAdvice", "BidRequest", "ContractAdvice", "ContractCount",
     "DefenceRule", "DiscardModel", "Enumeration", "EnumerationRequest", "Estimate", "LayoutSpace",
     "Progress", "ProgressBar", "RunOptions", "RunStats", "Scenario", "WhistAdvice", "WhistOption",
     "WhistRequest", "advise_bid", "advise_whist", "bid_json", "bid_request", "enumerate_splits",

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import IO, Any
+import sys
+from typing import Any
 
 from .. import cli_args
 from ..notation import SEAT_NAMES, ContractKind, format_cards
@@ -77,7 +78,7 @@ def format_play(advice: PlayAdvice) -> str:
     return "\n".join(lines)
 
 
-def run_play(args: argparse.Namespace, out: IO[str]) -> int:
+def run_play(args: argparse.Namespace) -> int:
     opened: dict[int, str] = {}
     for seat, hand in args.open or []:
         if seat in opened:
@@ -90,7 +91,7 @@ def run_play(args: argparse.Namespace, out: IO[str]) -> int:
                            four_players=args.four_players, leader=args.leader)
     with _run_options(args) as options:
         advice = advise_play(request, options)
-    out.write((json.dumps(play_json(advice), ensure_ascii=False) if args.json else format_play(advice)) + "\n")
+    sys.stdout.write((json.dumps(play_json(advice), ensure_ascii=False) if args.json else format_play(advice)) + "\n")
     return 0
 
 
@@ -122,4 +123,4 @@ def register(subparsers: Any) -> None:
     play.add_argument("--leader", type=cli_args.seat, default=0, help="endgames: the seat that leads first")
     play.add_argument("--four-players", action="store_true", help="score a 4-player game (the dealer sits out)")
     _add_common(play, DEFAULT_LAYOUTS)
-    play.set_defaults(run=run_play)
+    play.set_defaults(func=run_play)
