@@ -18,7 +18,7 @@ $(BIN)/python:
 # solver/ and generates the gRPC code from protos/ into service/_proto/.
 $(INSTALLED): $(BIN)/python $(SOURCES)
 	rm -f solver/_core*.so
-	$(BIN)/python -m pip install -q -e ".[test,service]"
+	$(BIN)/python -m pip install -q -e ".[test,service,dask]"
 	touch $@
 
 install: $(INSTALLED)
@@ -43,6 +43,10 @@ nodes: $(INSTALLED)
 # The gRPC service on 127.0.0.1:50051 (see README, "gRPC service").
 serve: $(INSTALLED)
 	$(BIN)/prefdd serve --port 50051
+
+# The page and the JSON API on http://127.0.0.1:8080/ (and gRPC on 50051).
+web: $(INSTALLED) $(PROTO_STAMP)
+	$(BIN)/prefdd serve --port 50051 --http-port 8080
 
 # The C core built with AddressSanitizer and UndefinedBehaviorSanitizer, under
 # the tests that drive it hardest: reference positions, brute-force

@@ -62,6 +62,7 @@ def run_serve(args: argparse.Namespace) -> int:
             tls_cert=_read(args.tls_cert, "TLS certificate") if args.tls_cert else None,
             tls_key=_read(args.tls_key, "TLS key") if args.tls_key else None,
             auth_token=_token(args.auth_token_file) if args.auth_token_file else None,
+            grpc_enabled=args.grpc, http_port=args.http_port, http_timeout=args.http_timeout,
         )
         configure_logging(args.log_level)
         return serve(config, grace=args.grace)
@@ -101,6 +102,12 @@ def register(subparsers: Any) -> None:
                        help="layouts one advice request may cost, sampled or enumerated (default 200000)")
     serve.add_argument("--advice-workers", type=cli_args.positive_int, default=None,
                        help="worker threads of one advice run (default: as many as --workers)")
+    serve.add_argument("--http-port", type=cli_args.port, default=None,
+                       help="also serve the page and the JSON API (/api/v1/) on this port, e.g. 8080")
+    serve.add_argument("--no-grpc", dest="grpc", action="store_false",
+                       help="serve only HTTP (needs --http-port)")
+    serve.add_argument("--http-timeout", type=cli_args.positive_seconds, default=60.0,
+                       help="seconds an HTTP call may take at most; its search is stopped then (default 60)")
     serve.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"],
                        help="log level (default info)")
     serve.set_defaults(func=run_serve)

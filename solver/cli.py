@@ -2,10 +2,10 @@
 
     prefdd solve DEAL --contract 6s --declarer 0 [--leader 0] [--cards] [--json]
     prefdd table DEAL [--leader 0] [--json]
-    prefdd batch [FILE] [--workers N]     JSON lines in, JSON lines out
+    prefdd batch [FILE] [--workers N | --dask ADDRESS]   JSON lines in, JSON lines out
     prefdd score / prefdd pool            scoring (solver.scoring.cli)
     prefdd analyze                        whole-deal analysis (solver.analysis.cli)
-    prefdd whist / bid / enumerate        decisions under hidden cards (solver.advice.cli)
+    prefdd whist / bid / enumerate / play decisions under hidden cards (solver.advice.cli)
     prefdd serve                          the gRPC service (service.cli)
     prefdd --version
 
@@ -25,7 +25,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from importlib.metadata import entry_points
 from typing import IO, Callable, Iterable, Iterator, Sequence
 
-from . import __version__, api, cli_args
+from . import __version__, api, cli_args, distributed
 from . import batch as batch_module
 from .batch import evaluate_line
 from .notation import SEAT_NAMES, SUIT_SYMBOLS, Contract, ContractKind, Deal
@@ -124,6 +124,12 @@ def cmd_batch(args: argparse.Namespace) -> int:
     source: IO[str] = open(args.file, encoding="utf-8") if args.file else sys.stdin
     try:
         lines = (line for line in source if line.strip())
+        if args.dask:
+            with distributed.connect(args.dask) as client:
+                for result in distributed.submit_batch(client, lines):
+                    out.write(result.answer + "\n")  # type: ignore[operator]
+                    out.flush()
+            return 0
         for answer in ordered_map(evaluate_line, lines, args.workers):
             out.write(answer + "\n")
             out.flush()
@@ -161,11 +167,14 @@ def build_parser() -> argparse.ArgumentParser:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     batch.add_argument("file", nargs="?", help="input file (default: standard input)")
     batch.add_argument("--workers", type=cli_args.positive_int, default=1, help="solver threads (default 1)")
+    batch.add_argument("--dask", metavar="ADDRESS", type=cli_args.dask_address,
+                       help="answer on a Dask cluster: its scheduler's host:port, or local:N for N local "
+                            "worker processes (the same answers in the same order; needs the dask extra)")
     batch.set_defaults(func=cmd_batch)
 
     scoring_cli.register(commands)          # score, pool
     analysis_cli.register(commands)         # analyze
-    advice_cli.register(commands)           # whist, bid, enumerate
+    advice_cli.register(commands)           # whist, bid, enumerate, play
     for entry in entry_points(group=COMMAND_GROUP):  # serve (service.cli)
         try:
             register = entry.load()
@@ -181,7 +190,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.func(args)
-    except (ValueError, OSError) as error:
+    except (ValueError, OSError, distributed.DaskNotInstalled) as error:
         print(f"prefdd: error: {error}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:

@@ -7,7 +7,7 @@ import argparse
 
 from .notation import parse_seat
 
-__all__ = ["seat", "positive_int", "port", "seconds", "positive_seconds"]
+__all__ = ["seat", "positive_int", "port", "seconds", "positive_seconds", "dask_address"]
 
 
 def seat(text: str) -> int:
@@ -52,3 +52,14 @@ def positive_seconds(text: str) -> float:
     if not value > 0:
         raise argparse.ArgumentTypeError(f"must be positive, got {text}")
     return value
+
+
+def dask_address(text: str) -> str:
+    """A Dask scheduler's address (host:port, tcp://host:port) or local:N."""
+    from .distributed import parse_address  # Dask itself is imported only when the command runs
+
+    try:
+        parse_address(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text

@@ -49,7 +49,7 @@ def test_health_and_reflection() -> None:
         assert SERVICE_NAME in services and "grpc.health.v1.Health" in services
         service = descriptor_pool.DescriptorPool(database).FindServiceByName(SERVICE_NAME)
         assert {m.name for m in service.methods} == {"Solve", "EvaluateBatch", "Score", "AnalyzeDeal",
-                                                     "AdviseWhist", "AdviseBid", "Enumerate"}
+                                                     "AdviseWhist", "AdviseBid", "Enumerate", "AdvisePlay"}
         assert service.methods_by_name["EvaluateBatch"].client_streaming
         server.health.enter_graceful_shutdown()
         assert client.health() == "NOT_SERVING"

@@ -1,4 +1,5 @@
-"""``prefdd whist``, ``prefdd bid`` and ``prefdd enumerate``.
+"""``prefdd whist``, ``prefdd bid`` and ``prefdd enumerate`` (and ``prefdd play``:
+:mod:`solver.advice.play_cli`).
 
     prefdd whist HAND --talon T --contract 6s --declarer S --seat S [--other pass|whist|half_whist]
     prefdd bid HAND --seat S [--talon T] [--contracts all|6s,7s,...]
@@ -6,8 +7,9 @@
 
 Common: ``--convention sochi|leningrad|rostov``, ``--option KEY=VALUE``
 (repeatable), ``--seconds S`` (budget), ``--seed N``, ``--workers N``,
-``--json``, ``--no-progress``; whist and bid also ``--layouts N`` (budget)
-and ``--exact``/``--sample``.
+``--json``, ``--no-progress``, ``--dask ADDRESS`` (run on a Dask cluster, the
+same answer); whist and bid also ``--layouts N`` (budget) and
+``--exact``/``--sample``.
 A progress bar goes to standard error when it is a terminal; Ctrl-C stops a
 run and prints the estimate so far.
 """
@@ -19,6 +21,7 @@ import signal
 import sys
 import threading
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any, Iterator
 
 from .. import cli_args
@@ -28,7 +31,7 @@ from .enumeration import Enumeration, enumerate_splits, enumeration_request
 from .errors import AdviceError
 from .jsonio import bid_json, enumeration_json, whist_json
 from .parallel import RunOptions, RunStats
-from .play import AuctionFilter
+from .play import AUCTION_MODEL, AuctionFilter
 from .progress import ProgressBar
 from .stats import Estimate
 from .whist import WhistAdvice, WhistOption, advise_whist, whist_request
@@ -75,6 +78,9 @@ def _add_common(parser: argparse.ArgumentParser, layouts: int | None) -> None:
                         help="stop after this many seconds with the estimate so far")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     parser.add_argument("--workers", type=cli_args.positive_int, help="solver threads (default: every core)")
+    parser.add_argument("--dask", metavar="ADDRESS", type=cli_args.dask_address,
+                        help="run on a Dask cluster: its scheduler's host:port, or local:N for N local worker "
+                             "processes (the same answer; --workers does not apply; needs the dask extra)")
     parser.add_argument("--json", action="store_true", help="one JSON object")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on standard error")
 
@@ -91,7 +97,13 @@ def _run_options(args: argparse.Namespace) -> Iterator[RunOptions]:
     if threading.current_thread() is threading.main_thread():
         previous = signal.signal(signal.SIGINT, lambda signum, frame: cancel.set())
     try:
-        yield options
+        if args.dask:
+            from .. import distributed
+
+            with distributed.connect(args.dask) as client:
+                yield replace(options, executor=distributed.DaskExecutor(client))
+        else:
+            yield options
     finally:
         if previous is not None:
             signal.signal(signal.SIGINT, previous)
@@ -138,7 +150,7 @@ def _option_lines(option: WhistOption, depth: int) -> list[str]:
     head = f"{indent}{option.action:<11}{_value(option.value)}{fails}   — {option.description}"
     lines = [head]
     if option.replies:
-        chosen = next(r for r in option.replies if r.scenario is option.scenario and r.value == option.value)
+        chosen = option.replies[option.chosen_reply or 0]
         who = "the other defender chooses (modelled" if option.chooser == "other" else "you choose (best"
         lines.append(f"{indent}  then {who}: {chosen.action}); values for you / the other defender:")
         for reply in option.replies:
@@ -178,6 +190,7 @@ def format_whist(advice: WhistAdvice) -> str:
                      f"(ahead by {advice.advantage.mean:.2f}"
                      + ("" if advice.advantage.exact is not None else f" ± {advice.advantage.std_error:.2f}")
                      + " whists)")
+    lines.append(f"Plan: {advice.plan}")
     lines.append(f"Declarer fails: {_percent(advice.declarer_fails.mean)}; his tricks: "
                  + _distribution(advice.declarer_tricks))
     if advice.split:
@@ -221,12 +234,16 @@ def format_enumeration(result: Enumeration) -> str:
 
 
 def _auction(args: argparse.Namespace) -> AuctionFilter | None:
-    if not (args.auction or args.auction_min_trumps is not None or args.auction_max_down is not None):
+    """The auction model (the default), its tests changed one by one, or none."""
+    changed = (args.auction_min_trumps, args.auction_max_down, args.auction_whister_tops)
+    if args.no_auction:
+        if any(value is not None for value in changed):
+            raise AdviceError("--no-auction cannot be combined with --auction-* settings")
         return None
-    defaults = AuctionFilter()
-    return AuctionFilter(
-        args.auction_min_trumps if args.auction_min_trumps is not None else defaults.min_trumps,
-        args.auction_max_down if args.auction_max_down is not None else defaults.max_undertricks)
+    model = AUCTION_MODEL
+    return AuctionFilter(*(model_value if value is None else (None if value < 0 else value)
+                           for value, model_value in zip(changed, (model.min_trumps, model.max_undertricks,
+                                                                   model.whister_min_tops))))
 
 
 def run_whist(args: argparse.Namespace) -> int:
@@ -267,7 +284,7 @@ def run_enumerate(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: Any) -> None:
-    """Add ``whist``, ``bid`` and ``enumerate`` to the ``prefdd`` command line."""
+    """Add ``whist``, ``bid``, ``enumerate`` and ``play`` to the ``prefdd`` command line."""
     whist = subparsers.add_parser(
         "whist", help="whist or pass: each option's expected value over the hidden cards",
         description="The defender's question: the expected single-deal value of each option (pass, "
@@ -289,10 +306,17 @@ def register(subparsers: Any) -> None:
                        help="the declarer's discard: his double-dummy best (default) or uniform among "
                             "those that keep the contract makeable")
     whist.add_argument("--auction", action="store_true",
-                       help="reject layouts the declarer could not reasonably have bid from "
-                            "(at least 4 trumps, at most 2 down double dummy)")
-    whist.add_argument("--auction-min-trumps", type=int, help="auction filter: fewest trumps in his 12 cards")
-    whist.add_argument("--auction-max-down", type=int, help="auction filter: most undertricks double dummy")
+                       help="the auction model (the default): keep only layouts the declarer could reasonably "
+                            "have bid from (at least 4 trumps, at most 1 down double dummy with his best "
+                            "discard) and where a partner who whisted holds an ace or a guarded king")
+    whist.add_argument("--no-auction", action="store_true",
+                       help="no auction model: every layout of the hidden cards counts the same")
+    whist.add_argument("--auction-min-trumps", type=int,
+                       help="auction model: fewest trumps in his 12 cards (default 4; -1: no test)")
+    whist.add_argument("--auction-max-down", type=int,
+                       help="auction model: most undertricks double dummy (default 1; -1: no test)")
+    whist.add_argument("--auction-whister-tops", type=int,
+                       help="auction model: fewest tops of a partner who whisted (default 1; -1: no test)")
     whist.add_argument("--split", action="store_true",
                        help="always count the defenders' split of tricks along the solver's line")
     whist.add_argument("--four-players", action="store_true", help="score a 4-player game (the dealer sits out)")
@@ -333,3 +357,6 @@ def register(subparsers: Any) -> None:
     enumerate_.add_argument("--four-players", action="store_true", help="score a 4-player game")
     _add_common(enumerate_, None)
     enumerate_.set_defaults(func=run_enumerate, mode="exact")
+
+    from . import play_cli  # it reads this module's shared options
+    play_cli.register(subparsers)

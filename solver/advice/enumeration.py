@@ -20,7 +20,7 @@ for the ``both`` rule; the first trick is led by seat ``leader`` (0).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Hashable, Sequence
 
 from ..engine import Solver
@@ -169,9 +169,7 @@ def enumerate_splits(request: EnumerationRequest, options: RunOptions | None = N
     """Solve every split of the defenders' cards (``options.mode`` is forced
     to ``exact``; its seconds and cancel still apply)."""
     base = options or RunOptions()
-    options = RunOptions(layouts=base.layouts, seconds=base.seconds, seed=base.seed, workers=base.workers,
-                         mode="exact", table_mib=max(base.table_mib, ENUMERATION_TABLE_MIB), cancel=base.cancel,
-                         progress=base.progress)
+    options = replace(base, mode="exact", table_mib=max(base.table_mib, ENUMERATION_TABLE_MIB))
     size = len(request.hand)
     space = LayoutSpace(request.defenders, (size, size), (Hand(0), Hand(0)))
     kinds = request.kinds

@@ -18,6 +18,11 @@ A run ends when:
 
 Enumerated chunks are handed out in a seeded random order, so an enumeration
 stopped early is still an unbiased (cluster) sample of the layouts.
+
+With ``RunOptions.executor`` the same tasks run elsewhere (a Dask cluster:
+:mod:`solver.distributed`), built from the same pieces (:func:`sample_task`,
+:func:`exact_chunks`, :func:`chunk_task`) and answered from the same
+finished prefix (:func:`sample_run`, :func:`exact_run`).
 """
 from __future__ import annotations
 
@@ -27,7 +32,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Callable, Hashable, Optional
+from typing import Callable, Hashable, Optional, Protocol, Sequence
 
 from ..engine import SearchStopped, Solver
 from ..notation import Hand
@@ -36,7 +41,9 @@ from .layouts import LayoutSpace
 from .progress import Progress
 from .stats import Estimate, Number, Unit, collapse, estimate_collapsed
 
-__all__ = ["RunOptions", "RunStats", "LayoutRun", "LayoutEvaluator", "run_layouts", "default_workers"]
+__all__ = ["RunOptions", "RunStats", "LayoutRun", "LayoutEvaluator", "LayoutExecutor", "TaskResult", "StopRun",
+           "run_layouts", "default_workers", "exact_chunks", "sample_limit", "sample_task", "chunk_task",
+           "sample_run", "exact_run"]
 
 LayoutEvaluator = Callable[[tuple[Hand, ...], Solver], Optional[dict[Hashable, Number]]]
 """Evaluates one layout with the worker's solver: its outcome histogram
@@ -80,6 +87,9 @@ class RunOptions:
     table_mib: int = 16
     cancel: threading.Event | None = field(default=None, compare=False)
     progress: Callable[[Progress], None] | None = field(default=None, compare=False)
+    executor: LayoutExecutor | None = field(default=None, compare=False)
+    """Runs the tasks somewhere else (:class:`solver.distributed.DaskExecutor`:
+    on a cluster) with the same answer; None: on this process's threads."""
 
     def __post_init__(self) -> None:
         if isinstance(self.layouts, bool) or not isinstance(self.layouts, int) or self.layouts < 1:
@@ -139,10 +149,21 @@ class LayoutRun:
 
 
 @dataclass
-class _TaskResult:
+class TaskResult:
+    """One task's outcome histogram (its unit) and its kept and rejected layouts."""
+
     unit: dict[Hashable, Number]
     kept: int
     rejected: int
+
+
+class LayoutExecutor(Protocol):
+    """Runs a run's tasks elsewhere: the same tasks (:func:`sample_task`,
+    :func:`chunk_task` over :func:`exact_chunks`), the same finished prefix
+    (:func:`sample_run`, :func:`exact_run`), so the same answer."""
+
+    def run_layouts(self, space: LayoutSpace, evaluate: LayoutEvaluator, options: RunOptions, *,
+                    exact: bool, masks: bool) -> LayoutRun: ...
 
 
 class _Counter:
@@ -157,7 +178,7 @@ class _Counter:
             self.value += 1
 
 
-class _Stop(Exception):
+class StopRun(Exception):
     """A task noticed the stop request between two layouts."""
 
 
@@ -171,65 +192,105 @@ def run_layouts(space: LayoutSpace, evaluate: LayoutEvaluator, options: RunOptio
     if exact and count > MAX_ENUMERATION:
         raise AdviceError(f"{count:,} layouts are too many to enumerate (at most {MAX_ENUMERATION:,}); "
                           "sample them instead")
+    if options.executor is not None:
+        return options.executor.run_layouts(space, evaluate, options, exact=exact, masks=masks)
     if exact:
         return _run_exact(space, evaluate, options, count, masks)
     return _run_sample(space, evaluate, options, count, masks)
 
 
-def _run_sample(space: LayoutSpace, evaluate: LayoutEvaluator, options: RunOptions, count: int,
-                masks: bool) -> LayoutRun:
-    def task(index: int, solver: Solver, stop: threading.Event) -> _TaskResult:
-        parts = space.sample(options.seed, index)
-        unit = evaluate(tuple(part.mask for part in parts) if masks else parts, solver)  # type: ignore[arg-type]
-        if unit is None:
-            return _TaskResult({}, 0, 1)
-        return _TaskResult(unit, 1, 0)
+def sample_limit(layouts: int) -> int:
+    """The most sampled tasks a run of ``layouts`` tries (rejections included)."""
+    return layouts * REJECTION_LIMIT + 100
 
-    limit = options.layouts * REJECTION_LIMIT + 100
-    results, stopped, elapsed = _Engine(task, limit, options.layouts, options, exact=False).run()
+
+def sample_task(space: LayoutSpace, evaluate: LayoutEvaluator, seed: int, index: int, solver: Solver,
+                masks: bool) -> TaskResult:
+    """Sampled task ``index``: layout ``index`` of ``seed``."""
+    parts = space.sample(seed, index)
+    unit = evaluate(tuple(part.mask for part in parts) if masks else parts, solver)  # type: ignore[arg-type]
+    if unit is None:
+        return TaskResult({}, 0, 1)
+    return TaskResult(unit, 1, 0)
+
+
+def exact_chunks(count: int, seed: int) -> list[tuple[int, int]]:
+    """The enumeration's chunks, ranges of consecutive layouts, in the seeded
+    order they are handed out: from the layout count and seed only, so the
+    same chunks whatever runs them."""
+    size = max(1, min(MAX_CHUNK, count // 16))
+    chunks = [(start, min(start + size, count)) for start in range(0, count, size)]
+    random.Random(f"{seed}/chunks").shuffle(chunks)
+    return chunks
+
+
+def chunk_task(layouts: Sequence[tuple[int, ...]], evaluate: LayoutEvaluator, solver: Solver, masks: bool,
+               stopped: Callable[[], bool], counted: Callable[[], None] | None = None) -> TaskResult:
+    """One chunk of enumerated layouts (as masks), added up into one unit;
+    raises :class:`StopRun` when ``stopped()`` turns true between two layouts."""
+    unit: dict[Hashable, Number] = {}
+    kept = rejected = 0
+    for layout in layouts:
+        if stopped():
+            raise StopRun
+        outcome = evaluate(layout if masks else tuple(Hand(mask) for mask in layout), solver)  # type: ignore[arg-type]
+        if counted is not None:
+            counted()
+        if outcome is None:
+            rejected += 1
+            continue
+        kept += 1
+        for key, weight in outcome.items():
+            unit[key] = unit.get(key, 0) + weight
+    return TaskResult(unit, kept, rejected)
+
+
+def sample_run(results: Sequence[TaskResult], stopped: str, elapsed: float, workers: int, count: int,
+               seed: int) -> LayoutRun:
+    """A sampling run from its finished prefix of tasks."""
     units = tuple(r.unit for r in results if r.kept)
     stats = RunStats(len(units), sum(r.rejected for r in results), False, False, stopped, elapsed,
-                     options.thread_count, count, options.seed)
+                     workers, count, seed)
     return LayoutRun(units, None, stats)
+
+
+def exact_run(results: Sequence[TaskResult], chunks: int, stopped: str, elapsed: float, workers: int,
+              count: int, seed: int) -> LayoutRun:
+    """An enumeration from its finished prefix of ``chunks`` chunks."""
+    stats = RunStats(sum(r.kept for r in results), sum(r.rejected for r in results), True,
+                     len(results) == chunks, stopped, elapsed, workers, count, seed)
+    return LayoutRun(tuple(r.unit for r in results), chunks, stats)
+
+
+def _run_sample(space: LayoutSpace, evaluate: LayoutEvaluator, options: RunOptions, count: int,
+                masks: bool) -> LayoutRun:
+    def task(index: int, solver: Solver, stop: threading.Event) -> TaskResult:
+        return sample_task(space, evaluate, options.seed, index, solver, masks)
+
+    engine = _Engine(task, sample_limit(options.layouts), options.layouts, options, exact=False)
+    results, stopped, elapsed = engine.run()
+    return sample_run(results, stopped, elapsed, options.thread_count, count, options.seed)
 
 
 def _run_exact(space: LayoutSpace, evaluate: LayoutEvaluator, options: RunOptions, count: int,
                masks: bool) -> LayoutRun:
     layouts = list(space.enumerate_masks())
-    size = max(1, min(MAX_CHUNK, len(layouts) // 16))   # not from the thread count: same chunks for all
-    chunks = [(start, min(start + size, len(layouts))) for start in range(0, len(layouts), size)]
-    random.Random(f"{options.seed}/chunks").shuffle(chunks)
+    chunks = exact_chunks(count, options.seed)
 
-    def task(index: int, solver: Solver, stop: threading.Event) -> _TaskResult:
+    def task(index: int, solver: Solver, stop: threading.Event) -> TaskResult:
         start, end = chunks[index]
-        unit: dict[Hashable, Number] = {}
-        kept = rejected = 0
-        for layout in layouts[start:end]:
-            if stop.is_set():
-                raise _Stop
-            outcome = evaluate(layout if masks else tuple(Hand(mask) for mask in layout), solver)  # type: ignore[arg-type]
-            counter.add()
-            if outcome is None:
-                rejected += 1
-                continue
-            kept += 1
-            for key, weight in outcome.items():
-                unit[key] = unit.get(key, 0) + weight
-        return _TaskResult(unit, kept, rejected)
+        return chunk_task(layouts[start:end], evaluate, solver, masks, stop.is_set, counter.add)
 
     engine = _Engine(task, len(chunks), None, options, exact=True, total=count)
     counter = engine.counter
     results, stopped, elapsed = engine.run()
-    complete = len(results) == len(chunks)
-    stats = RunStats(sum(r.kept for r in results), sum(r.rejected for r in results), True, complete,
-                     stopped, elapsed, options.thread_count, count, options.seed)
-    return LayoutRun(tuple(r.unit for r in results), len(chunks), stats)
+    return exact_run(results, len(chunks), stopped, elapsed, options.thread_count, count, options.seed)
 
 
 class _Engine:
     """The thread pool of one run."""
 
-    def __init__(self, task: Callable[[int, Solver, threading.Event], _TaskResult], task_count: int,
+    def __init__(self, task: Callable[[int, Solver, threading.Event], TaskResult], task_count: int,
                  target: int | None, options: RunOptions, *, exact: bool, total: int | None = None) -> None:
         self.task = task
         self.task_count = task_count
@@ -238,7 +299,7 @@ class _Engine:
         self.exact = exact
         self.total = total if total is not None else (target or task_count)
         self.wake_at = target if target is not None else task_count   # results that may end the run
-        self.results: dict[int, _TaskResult] = {}
+        self.results: dict[int, TaskResult] = {}
         self.next_task = 0
         self.lock = threading.Lock()
         self.changed = threading.Condition(self.lock)
@@ -265,7 +326,7 @@ class _Engine:
                 self.next_task += 1
             try:
                 result = self.task(index, solver, self.stop)
-            except (SearchStopped, _Stop):
+            except (SearchStopped, StopRun):
                 return
             except BaseException as error:  # noqa: BLE001 - handed to the calling thread
                 self._fail(error)
@@ -286,7 +347,7 @@ class _Engine:
             self.stop.set()
             self.changed.notify()
 
-    def run(self) -> tuple[list[_TaskResult], str, float]:
+    def run(self) -> tuple[list[TaskResult], str, float]:
         """The finished prefix of tasks, why the run stopped, and its time."""
         start = time.monotonic()
         threads = [threading.Thread(target=self._worker, name=f"prefdd-advice-{i}", daemon=True)
