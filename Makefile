@@ -45,7 +45,7 @@ serve: $(INSTALLED)
 	$(BIN)/prefdd serve --port 50051
 
 # The page and the JSON API on http://127.0.0.1:8080/ (and gRPC on 50051).
-web: $(INSTALLED) $(PROTO_STAMP)
+web: $(INSTALLED)
 	$(BIN)/prefdd serve --port 50051 --http-port 8080
 
 # The C core built with AddressSanitizer and UndefinedBehaviorSanitizer, under
