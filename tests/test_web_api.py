@@ -239,3 +239,16 @@ def test_http_alone_serves_without_grpc() -> None:
         assert running.server is None
         status, answer = Api(running.http.port).post("solve", {"deal": DEAL, "contract": "6h", "declarer": 1})
         assert status == 200 and "declarer_tricks" in answer
+
+
+def test_huge_numbers_are_refused_before_any_arithmetic(api: Api) -> None:
+    """"1e10000000" as a price would expand into ten million digits and hold
+    the interpreter for seconds: refused at the door, and the server answers
+    at once afterwards."""
+    request = {"convention": "sochi", "option_overrides": {"whist_price": "1e10000000"}, "kind": "deal",
+               "input": {"type": "allpass", "players": ["A", "B", "C"], "tricks": {"A": 5, "B": 0, "C": 5}}}
+    status, answer = api.post("score", request)
+    assert status == 400 and "out of range" in answer["error"]
+    status, answer = api.post("analyze", {"deal": DEAL, "declarer": "1e10000000"})
+    assert status == 400
+    assert api.post("solve", {"deal": DEAL, "contract": "6h", "declarer": 1})[0] == 200
