@@ -209,10 +209,12 @@ class Solver:
     def set_order_weights(self, weights: tuple[int, ...] | list[int]) -> None:
         """Replace the lead-ordering weights (for tuning: see
         benchmarks/tune_ordering.py)."""
+        if isinstance(weights, (str, bytes, dict)) or not hasattr(weights, "__iter__"):
+            raise OrderWeightsError(f"give {ORDER_WEIGHTS} whole numbers, got {weights!r:.80}")
         values = list(weights)
-        if len(values) != ORDER_WEIGHTS or not all(isinstance(w, int) and not isinstance(w, bool)
-                                                   for w in values):
-            raise OrderWeightsError(f"give {ORDER_WEIGHTS} whole numbers, got {weights!r}")
+        # Range checked here only as far as a C int needs; the C core checks the rest.
+        if len(values) != ORDER_WEIGHTS or not all(_whole(w) and -2**31 <= w < 2**31 for w in values):
+            raise OrderWeightsError(f"give {ORDER_WEIGHTS} whole numbers (each a C int), got {weights!r:.80}")
         self.call(lib.pdd_set_order_weights, ffi.new("int[]", values), len(values))
 
     def request_stop(self) -> None:

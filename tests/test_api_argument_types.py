@@ -97,6 +97,8 @@ def test_advice_functions(function, good: dict) -> None:
     (lambda: Solver(1).solve("text"), TypeError, "position"),
     (lambda: Solver(1).card_values(None), TypeError, "position"),
     (lambda: Solver(1).set_options(10**30), ValueError, "flags"),
+    (lambda: Solver(1).set_order_weights([10**30] * 29), ValueError, "whole numbers"),
+    (lambda: Solver(1).set_order_weights(None), ValueError, "whole numbers"),
     (lambda: RunOptions(cancel="yes"), TypeError, "cancel"),
     (lambda: RunOptions(progress=3), TypeError, "progress"),
     (lambda: RunOptions(table_mib=10**9), ValueError, "table_mib"),
