@@ -16,7 +16,7 @@ from solver.batch import evaluate
 from solver.scoring.jsonio import handle_request
 
 from conftest import load_jsonl, shared_file
-from service_support import LOOPBACK, running_server
+from service_support import LOOPBACK, random_deal, running_server, wait_until
 
 DEAL = "AQ7.K98.KT.QJ K.AQ7.AQ7.T87 JT98.JT.98.A9 ..J.K"
 TOKEN = "s3cret-token"
@@ -196,10 +196,12 @@ def test_request_id_is_echoed_and_made_when_missing(api: Api) -> None:
 
 def test_a_deadline_stops_the_search_and_answers_504(server: Any, api: Api) -> None:
     before = server.pool.stats()
-    status, answer = api.post("analyze", {"deal": DEAL}, "?timeout=0.001")
+    fresh = str(random_deal(20261201))  # no table has seen it: its analysis takes tens of milliseconds
+    status, answer = api.post("analyze", {"deal": fresh}, "?timeout=0.001")
     assert status == 504 and "deadline" in answer["error"]
+    assert wait_until(lambda: server.pool.stats().busy_workers == 0 and server.pool.stats().queued == 0)
     after = server.pool.stats()
-    assert after.stopped + after.dropped > before.stopped + before.dropped or after.completed > before.completed
+    assert after.stopped + after.dropped > before.stopped + before.dropped, "the job was not stopped"
     assert api.post("solve", {"deal": DEAL, "contract": "6h", "declarer": 1})[0] == 200
     assert api.post("analyze", {"deal": DEAL}, "?timeout=abc")[0] == 400
 
@@ -237,3 +239,16 @@ def test_http_alone_serves_without_grpc() -> None:
         assert running.server is None
         status, answer = Api(running.http.port).post("solve", {"deal": DEAL, "contract": "6h", "declarer": 1})
         assert status == 200 and "declarer_tricks" in answer
+
+
+def test_huge_numbers_are_refused_before_any_arithmetic(api: Api) -> None:
+    """"1e10000000" as a price would expand into ten million digits and hold
+    the interpreter for seconds: refused at the door, and the server answers
+    at once afterwards."""
+    request = {"convention": "sochi", "option_overrides": {"whist_price": "1e10000000"}, "kind": "deal",
+               "input": {"type": "allpass", "players": ["A", "B", "C"], "tricks": {"A": 5, "B": 0, "C": 5}}}
+    status, answer = api.post("score", request)
+    assert status == 400 and "out of range" in answer["error"]
+    status, answer = api.post("analyze", {"deal": DEAL, "declarer": "1e10000000"})
+    assert status == 400
+    assert api.post("solve", {"deal": DEAL, "contract": "6h", "declarer": 1})[0] == 200

@@ -184,3 +184,34 @@ def test_a_phone_screen_shows_the_deal(browser: Any, base_url: str) -> None:
     assert width <= 400, f"the page is {width} px wide on a 390 px screen"
     screenshot(phone, "7-phone")
     context.close()
+
+
+def test_a_record_file_misere_and_allpass(page: Any, tmp_path: Path) -> None:
+    """A JPref line uploaded as a file (notes/record-formats.md §2.3), then a
+    misère from the table and the all-pass, each showing the solver's values."""
+    line = "deal: ♠9A ♣KA ♦789A ♥8Q  ♠XJ ♣9JQ ♦J ♥7XJK  ♠78Q ♣78X ♦XQK ♥9  ♥A ♠K  1"
+    record = tmp_path / "deal.txt"
+    record.write_text(line + "\n", encoding="utf-8")
+    page.set_input_files("#record-file", str(record))
+    page.wait_for_selector("#deal-table button.cell")
+    canonical = api_analyze(page, line)["deal"]
+    assert page.input_value("#deal-input") == canonical
+    assert len(page.query_selector_all("#diagram .card")) == 32
+
+    cell = page.query_selector("#deal-table button.cell[data-seat='0'][data-contract='misere']")
+    discard = cell.get_attribute("data-discard")
+    cell.click()
+    page.wait_for_selector("#diagram button.card")
+    after = deal_after_discard(Deal.parse(canonical), 0, Hand.parse(discard))
+    assert shown_values(page) == {str(c): v for c, v in Solver().card_values(
+        Position.start(after, "misere", 0)).items()}
+    screenshot(page, "8-misere")
+
+    page.click("#allpass")
+    page.wait_for_function("() => decodeURIComponent(location.hash).includes('contract=allpass')")
+    page.wait_for_selector("#diagram button.card")
+    start = Position.start(Deal.parse(canonical), "allpass", 0)
+    assert shown_values(page) == {str(c): v for c, v in Solver().card_values(start).items()}
+    assert "all-pass" in page.inner_text("#status")
+    screenshot(page, "9-allpass")
+    assert page.errors == []

@@ -30,11 +30,10 @@ from solver.batch import evaluate
 from solver.engine import Solver
 from solver.notation import Contract, ContractKind, Deal, Hand, parse_seat
 from solver.position import Position
-from solver.scoring.jsonio import handle_request
 
 from ..errors import RequestError
 
-__all__ = ["AdviceCall", "DEFAULT_LAYOUTS", "advice_call", "analyze", "position", "score", "solve"]
+__all__ = ["AdviceCall", "DEFAULT_LAYOUTS", "advice_call", "analyze", "checked_object", "position", "solve"]
 
 DEFAULT_LAYOUTS = {"whist": 1000, "bid": 200}
 """The layout budgets of ``prefdd whist`` and ``prefdd bid``."""
@@ -204,9 +203,10 @@ def _minimises(position: Position, mover: int) -> bool:
     return (mover == position.declarer) == misere
 
 
-def score(body: Any) -> dict[str, Any]:
-    """``prefdd score``: one scoring request object, its answer."""
-    return handle_request(_object(body))
+def checked_object(body: Any) -> dict[str, Any]:
+    """The body as a JSON object (``prefdd score``'s request: the app answers
+    it on a scoring process, :class:`~service.score_workers.ScoreWorkers`)."""
+    return _object(body)
 
 
 # ---- advice runs (their own threads) -------------------------------------------
