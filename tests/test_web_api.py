@@ -21,7 +21,7 @@ from service_support import LOOPBACK, random_deal, running_server, wait_until
 DEAL = "AQ7.K98.KT.QJ K.AQ7.AQ7.T87 JT98.JT.98.A9 ..J.K"
 TOKEN = "s3cret-token"
 PREFDD = Path(sys.executable).parent / "prefdd"
-ADVICE = ("whist", "bid", "enumerate")
+ADVICE = ("whist", "bid", "enumerate", "play")
 
 
 class Api:
@@ -152,6 +152,18 @@ def test_advice_equals_the_command_line(api: Api) -> None:
     assert without_times(answer) == without_times(expected)
 
 
+def test_play_advice_equals_the_command_line(api: Api) -> None:
+    body = {"hand": "T98.JT98.T98.", "contract": "misere", "declarer": 1, "seat": 0, "talon": "..7.7",
+            "open": {"2": "KQJ.AKQ.AKQJ."}}
+    status, answer = api.post("play", body)
+    assert status == 200
+    expected = cli_json("play", "T98.JT98.T98.", "--contract", "misere", "--declarer", "1", "--seat", "0",
+                        "--talon", "..7.7", "--open", "2=KQJ.AKQ.AKQJ.", "--workers", "2")
+    assert without_times(answer) == without_times(expected)
+    status, answer = api.post("play", {**body, "open": {"5": "KQJ.AKQ.AKQJ."}})
+    assert status == 400 and "open" in answer["error"]
+
+
 def test_enumerate_over_the_layout_limit_is_refused_naming_it(api: Api) -> None:
     status, answer = api.post("enumerate", {"hand": "AKQJ87.AK.A8.87", "declarer": 0, "contract": "6s",
                                             "discard": "..8.8"})
@@ -212,7 +224,7 @@ def test_openapi_lists_every_call(api: Api) -> None:
     spec = json.loads(data)
     assert spec["openapi"].startswith("3.")
     assert {"/api/v1/solve", "/api/v1/analyze", "/api/v1/position", "/api/v1/whist", "/api/v1/bid",
-            "/api/v1/enumerate", "/api/v1/score"} <= set(spec["paths"])
+            "/api/v1/enumerate", "/api/v1/play", "/api/v1/score"} <= set(spec["paths"])
 
 
 def test_the_page_and_its_module_are_served(api: Api) -> None:

@@ -215,3 +215,29 @@ def test_a_record_file_misere_and_allpass(page: Any, tmp_path: Path) -> None:
     assert "all-pass" in page.inner_text("#status")
     screenshot(page, "9-allpass")
     assert page.errors == []
+
+
+def test_the_deal_is_scored_at_the_end(page: Any, base_url: str) -> None:
+    """A link with the whole best line played, then the score under a chosen
+    convention: the page shows what the scoring API answers."""
+    line = page.evaluate("""async (deal) => (await (await fetch('/api/v1/position', {method: 'POST',
+        headers: {'content-type': 'application/json'}, body: JSON.stringify({deal, contract: '6h', declarer: 1,
+        discard: 'KsQc', best_line: true})})).json())""", DEAL)
+    page.goto(f"{base_url}/#deal={DEAL}&contract=6h&declarer=1&discard=KsQc&played={','.join(line['best_line'])}")
+    page.wait_for_selector("#score-panel:not([hidden])")
+    assert "over" in page.inner_text("#status")
+    page.select_option("#convention", "leningrad")
+    page.click("#score")
+    page.wait_for_function("() => document.querySelector('#score-result').textContent.length > 0")
+    final = Position.after(deal_after_discard(Deal.parse(DEAL), 1, Hand.parse("KsQc")), "6h", 1, line["best_line"])
+    tricks = dict(zip("ABC", final.tricks_taken))
+    expected = page.evaluate("""async (body) => (await (await fetch('/api/v1/score', {method: 'POST',
+        headers: {'content-type': 'application/json'}, body: JSON.stringify(body)})).json())""",
+        {"convention": "leningrad", "kind": "deal", "input": {
+            "type": "contract", "players": ["A", "B", "C"], "declarer": "B", "contract": "6h",
+            "defenders": ["C", "A"], "decisions": {"C": "whist", "A": "pass"}, "tricks": tricks}})
+    text = page.inner_text("#score-result")
+    for seat, name in enumerate("ABC"):
+        assert f"{['first hand', 'second hand', 'third hand'][seat]} {expected['deal_value'][name]}" in text
+    screenshot(page, "10-score")
+    assert page.errors == []

@@ -6,7 +6,7 @@ the solvers, the limits and the logs.
 
 * ``POST /api/v1/solve``: one ``prefdd batch`` request object, its answer
   object; ``/analyze``, ``/position``, ``/whist``, ``/bid``, ``/enumerate``
-  and ``/score`` answer what their commands print with ``--json``
+  ``/play`` and ``/score`` answer what their commands print with ``--json``
   (:mod:`service.web.calls`). ``GET /api/v1/openapi.json`` describes them.
 * Bad input: HTTP 400 with ``{"error": message}``, the message the command
   line prints. A limit: 429 (advice slots, calls at once) or 413 (a body
@@ -48,6 +48,7 @@ from ..advice_calls import (BudgetChoice, LayoutLimitExceeded, bid_layouts, chec
                             whist_layouts)
 from ..advice_runs import AdviceBusy, AdviceRuns, CallEnded
 from ..convert import check_numbers
+from ..play_calls import play_layouts
 from ..pool import Job, JobCancelled, SolverPool
 from ..score_workers import ScoreFailed, ScoreStopped, ScoreWorkers
 from . import calls
@@ -244,7 +245,7 @@ def create_app(pool: SolverPool, advice: AdviceRuns, scoring: ScoreWorkers,
         endpoint("analyze", pooled(calls.analyze)),
         endpoint("position", pooled(calls.position)),
         endpoint("score", scored),
-        *(endpoint(kind, advised(kind)) for kind in ("whist", "bid", "enumerate")),
+        *(endpoint(kind, advised(kind)) for kind in ("whist", "bid", "enumerate", "play")),
         Route("/api/v1/openapi.json", openapi_json, methods=["GET"]),
         Route("/", page, methods=["GET"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
@@ -254,7 +255,8 @@ def create_app(pool: SolverPool, advice: AdviceRuns, scoring: ScoreWorkers,
 
 def calls_layouts(call: calls.AdviceCall) -> int:
     """How many layouts the run has (the server's layout limit counts them)."""
-    counter = {"whist": whist_layouts, "bid": bid_layouts, "enumerate": enumeration_layouts}[call.kind]
+    counter = {"whist": whist_layouts, "bid": bid_layouts, "enumerate": enumeration_layouts,
+               "play": play_layouts}[call.kind]
     return counter(call.request)  # type: ignore[arg-type]
 
 
