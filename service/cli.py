@@ -4,7 +4,7 @@
                  [--tls-cert FILE --tls-key FILE] [--auth-token-file FILE]
                  [--grace 10] [--max-batch-items N] [--max-message-bytes N]
                  [--max-concurrent-rpcs N] [--max-advice-runs N]
-                 [--max-advice-layouts N] [--advice-workers N] [--log-level info]
+                 [--max-advice-layouts N] [--advice-workers N] [--dask ADDRESS] [--log-level info]
 
 The main ``prefdd`` command line calls :func:`register`. This module imports
 only the standard library at import time: grpc and the generated code are
@@ -62,10 +62,11 @@ def run_serve(args: argparse.Namespace) -> int:
             tls_cert=_read(args.tls_cert, "TLS certificate") if args.tls_cert else None,
             tls_key=_read(args.tls_key, "TLS key") if args.tls_key else None,
             auth_token=_token(args.auth_token_file) if args.auth_token_file else None,
+            dask=args.dask,
         )
         configure_logging(args.log_level)
         return serve(config, grace=args.grace)
-    except (ValueError, OSError) as error:
+    except (ValueError, OSError, ImportError) as error:   # ImportError: --dask without the dask extra
         print(f"prefdd serve: error: {error}", file=sys.stderr)
         return EXIT_USAGE
 
@@ -101,6 +102,9 @@ def register(subparsers: Any) -> None:
                        help="layouts one advice request may cost, sampled or enumerated (default 200000)")
     serve.add_argument("--advice-workers", type=cli_args.positive_int, default=None,
                        help="worker threads of one advice run (default: as many as --workers)")
+    serve.add_argument("--dask", metavar="ADDRESS", type=cli_args.dask_address,
+                       help="solve batch streams and advice runs on a Dask cluster: its scheduler's host:port, "
+                            "or local:N for N local worker processes (needs the dask extra)")
     serve.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"],
                        help="log level (default info)")
     serve.set_defaults(func=run_serve)

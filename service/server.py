@@ -16,6 +16,8 @@
 * Standard health checking (``grpc.health.v1``) and server reflection.
 * Optional TLS and optional bearer-token authentication, and one JSON log
   line per call (:mod:`service.interceptors`).
+* Optionally a Dask cluster (``dask``) for batch streams and advice runs
+  (:mod:`service.cluster`).
 * Graceful shutdown (SIGTERM, SIGINT): health turns NOT_SERVING, new calls are
   refused, calls in flight get ``grace`` seconds to finish and are then
   cancelled (their searches stopped).
@@ -47,6 +49,7 @@ from grpc_reflection.v1alpha import reflection
 from solver.engine import Solver
 
 from .advice_runs import AdviceRuns
+from .cluster import Cluster
 from .interceptors import HEALTH_SERVICE, LOGGER, AuthInterceptor, CallLogInterceptor, JsonLogFormatter
 from .pool import SolverPool
 from .proto import SERVICE_NAME, pb_grpc
@@ -89,6 +92,9 @@ class ServerConfig:
     """If set, every call but health checks needs ``authorization: Bearer <token>``."""
     solver_setup: Callable[[Solver], None] | None = None
     """Called with each worker's solver before its first job (tests)."""
+    dask: str | None = None
+    """A Dask scheduler's address (or ``local:N``): batch streams and advice
+    runs are solved on that cluster (:mod:`service.cluster`)."""
 
     def __post_init__(self) -> None:
         for name in ("max_batch_items", "batch_window", "max_message_bytes", "max_concurrent_rpcs",
@@ -121,6 +127,7 @@ class RunningServer:
     port: int
     config: ServerConfig
     advice: AdviceRuns
+    cluster: Cluster | None = None
 
     @property
     def address(self) -> str:
@@ -133,12 +140,16 @@ class RunningServer:
         self.server.stop(grace).wait()
         self.advice.cancel_all()
         self.pool.shutdown(cancel_running=True, timeout=10.0)
+        if self.cluster is not None:
+            self.cluster.close()
 
 
 def start_server(config: ServerConfig) -> RunningServer:
     """Build, bind and start a server; raises OSError if the address is taken."""
+    cluster = Cluster(config.dask) if config.dask else None
     pool = SolverPool(config.workers, config.solver_setup)
-    advice = AdviceRuns(config.max_advice_runs, config.advice_workers or pool.workers)
+    advice = AdviceRuns(config.max_advice_runs, config.advice_workers or pool.workers,
+                        cluster.executor if cluster else None)
     interceptors: list[grpc.ServerInterceptor] = [CallLogInterceptor()]
     if config.auth_token is not None:
         interceptors.append(AuthInterceptor(config.auth_token))
@@ -150,7 +161,7 @@ def start_server(config: ServerConfig) -> RunningServer:
                  ("grpc.so_reuseport", 0)],
         maximum_concurrent_rpcs=config.max_concurrent_rpcs,
     )
-    pb_grpc.add_AnalysisServicer_to_server(AnalysisServicer(pool, config, advice), server)
+    pb_grpc.add_AnalysisServicer_to_server(AnalysisServicer(pool, config, advice, cluster), server)
     health_servicer = health.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection((SERVICE_NAME, HEALTH_SERVICE, reflection.SERVICE_NAME), server)
@@ -168,11 +179,13 @@ def start_server(config: ServerConfig) -> RunningServer:
         reason = "the address is in use or not available"
     if port == 0:
         pool.shutdown()
+        if cluster is not None:
+            cluster.close()
         raise OSError(f"cannot listen on {address}: {reason}")
     server.start()
     for name in ("", SERVICE_NAME):
         health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    return RunningServer(server, pool, health_servicer, port, config, advice)
+    return RunningServer(server, pool, health_servicer, port, config, advice, cluster)
 
 
 def configure_logging(level: str = "info") -> None:
@@ -200,7 +213,7 @@ def serve(config: ServerConfig, grace: float = 10.0) -> int:
         "event": "listening", "address": running.address, "port": running.port,
         "workers": running.pool.workers, "advice_workers": running.advice.workers,
         "max_advice_runs": running.advice.max_runs, "tls": config.tls_cert is not None,
-        "auth": config.auth_token is not None}})
+        "auth": config.auth_token is not None, "dask": config.dask}})
     try:
         while not stopping.wait(0.5):
             pass

@@ -44,6 +44,7 @@ from .pool import JobCancelled, PoolClosed, SolverPool
 from .proto import pb, pb_grpc
 
 if TYPE_CHECKING:
+    from .cluster import Cluster
     from .server import ServerConfig
 
 __all__ = ["AnalysisServicer"]
@@ -62,10 +63,12 @@ class AnalysisServicer(pb_grpc.AnalysisServicer):
     """The RPCs. Each handler converts, hands the search to the pool (or to an
     advice run) and waits."""
 
-    def __init__(self, pool: SolverPool, config: ServerConfig, advice: AdviceRuns) -> None:
+    def __init__(self, pool: SolverPool, config: ServerConfig, advice: AdviceRuns,
+                 cluster: Cluster | None = None) -> None:
         self._pool = pool
         self._config = config
         self._advice = advice
+        self._cluster = cluster
 
     def _run(self, context: grpc.ServicerContext, work: Callable[[Solver], T]) -> T:
         """Run ``work`` on a pool worker; the call's end (cancel, deadline)
@@ -107,8 +110,9 @@ class AnalysisServicer(pb_grpc.AnalysisServicer):
     def EvaluateBatch(self, request_iterator: Iterator[pb.EvaluateBatchRequest],
                       context: grpc.ServicerContext) -> Iterator[pb.EvaluateBatchResponse]:
         window = self._config.batch_window or max(64, 16 * self._pool.workers)
-        stream = BatchStream(self._pool, self._config.max_batch_items, window,
-                             message_budget=self._config.max_message_bytes // 2)
+        budget = self._config.max_message_bytes // 2
+        stream = (self._cluster.batch_stream(self._config.max_batch_items, window, budget) if self._cluster
+                  else BatchStream(self._pool, self._config.max_batch_items, window, message_budget=budget))
         if not context.add_callback(stream.cancel):
             return
         try:

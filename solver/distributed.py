@@ -47,6 +47,7 @@ from __future__ import annotations
 import itertools
 import json
 import pickle
+import queue
 import threading
 import time
 import uuid
@@ -64,8 +65,8 @@ from .batch import evaluate_line
 from .engine import SearchStopped, Solver
 
 __all__ = ["DaskNotInstalled", "DaskRunError", "RunCancelled", "BatchResult", "BatchProgress", "BatchJob",
-           "DaskExecutor", "connect", "parse_address", "submit_batch", "dask_options", "cluster_threads",
-           "stopped_searches"]
+           "DaskExecutor", "QueueSource", "connect", "dask_module", "parse_address", "submit_batch", "dask_options",
+           "cluster_threads", "stopped_searches"]
 
 EXTRA_HINT = 'install the dask extra: pip install "preferans-dd[dask]"'
 BLOCK_SECONDS = 0.25
@@ -93,7 +94,8 @@ class RunCancelled(Exception):
     """A block of a run that was stopped (raised on the worker; never seen by callers)."""
 
 
-def _dask():
+def dask_module():
+    """The ``distributed`` module; raises :class:`DaskNotInstalled` naming the extra."""
     try:
         import distributed
     except ImportError:
@@ -125,10 +127,10 @@ def connect(address: str, *, timeout: float = 10.0) -> Iterator[Any]:
     ``host:port``), or for ``local:N``: N worker processes of one thread on
     127.0.0.1, started here and stopped on exit. Waits for a first worker."""
     workers = parse_address(address)
-    distributed = _dask()
+    distributed = dask_module()
     if workers is not None:
         with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                      dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+                                      dashboard_address=":0") as cluster, distributed.Client(cluster) as client:
             client.wait_for_workers(workers, timeout=timeout)
             yield client
         return
@@ -304,7 +306,7 @@ class _Blocks:
     collected once each by index, resubmitted when their worker was lost."""
 
     def __init__(self, client: Any, kind: str, retries: int) -> None:
-        self.distributed = _dask()
+        self.distributed = dask_module()
         self.client = client
         self.run = f"prefdd-{kind}-{uuid.uuid4().hex}"
         self.retries = retries
@@ -396,11 +398,57 @@ class BatchProgress:
     done: bool
 
 
-class BatchJob:
-    """A batch running on a cluster; iterate over it for :class:`BatchResult`\\ s.
-    The input is read as blocks go out, from the iterating thread."""
+class _IterSource:
+    """Batch items from an iterable, read on the iterating thread."""
 
-    def __init__(self, client: Any, requests: Iterable[str | dict], *, ordered: bool = True,
+    def __init__(self, items: Iterable[str | dict]) -> None:
+        self.items = iter(items)
+
+    def take(self, size: int, wait: bool) -> tuple[list[str | dict], bool]:
+        """Up to ``size`` items, and whether the input has ended."""
+        items = list(itertools.islice(self.items, size))
+        return items, len(items) < size
+
+
+class QueueSource:
+    """Batch items put by another thread (a network stream): a job takes
+    what has come, waiting for an item only when it has no block out, so an
+    item is answered without waiting for a block to fill. :meth:`put` blocks
+    while ``capacity`` items wait; :meth:`close` ends the input."""
+
+    _END = object()
+
+    def __init__(self, capacity: int = 1024) -> None:
+        self._queue: queue.Queue[Any] = queue.Queue(capacity)
+        self._ended = False
+
+    def put(self, item: str | dict, timeout: float | None = None) -> None:
+        self._queue.put(item, timeout=timeout)
+
+    def close(self) -> None:
+        """No more items (call once, after the last :meth:`put`)."""
+        self._queue.put(self._END)
+
+    def take(self, size: int, wait: bool) -> tuple[list[str | dict], bool]:
+        items: list[str | dict] = []
+        while len(items) < size and not self._ended:
+            try:
+                item = self._queue.get(timeout=POLL_SECONDS) if wait and not items else self._queue.get_nowait()
+            except queue.Empty:
+                break
+            if item is self._END:
+                self._ended = True
+            else:
+                items.append(item)
+        return items, self._ended
+
+
+class BatchJob:
+    """A batch running on a cluster; iterate over it for :class:`BatchResult`\\ s
+    (or over :meth:`groups` for them block by block). The input (an iterable,
+    or a :class:`QueueSource` another thread fills) is read as blocks go out."""
+
+    def __init__(self, client: Any, requests: Iterable[str | dict] | QueueSource, *, ordered: bool = True,
                  block_items: int | None = None, in_flight: int | None = None,
                  block_seconds: float = BLOCK_SECONDS, progress: Callable[[BatchProgress], None] | None = None,
                  cancel: threading.Event | None = None, retries: int = 3) -> None:
@@ -435,13 +483,16 @@ class BatchJob:
         self._cancel.set()
 
     def __iter__(self) -> Iterator[BatchResult]:
+        for group in self.groups():
+            yield from group
+
+    def groups(self) -> Iterator[list[BatchResult]]:
+        """The results a finished block brings (in ordered mode: every result
+        that block lets out), one list at a time."""
         if self._started:
             raise RuntimeError("a BatchJob is iterated once")
         self._started = True
-        return self._run()
-
-    def _run(self) -> Iterator[BatchResult]:
-        source = iter(self._requests)
+        source = self._requests if isinstance(self._requests, QueueSource) else _IterSource(self._requests)
         exhausted = False
         first_item: dict[int, int] = {}     # block index -> index of its first item
         waiting: dict[int, list] = {}       # ordered: finished blocks not yet yielded
@@ -453,9 +504,8 @@ class BatchJob:
                 while not exhausted and self._room(next_block, next_yield):
                     size = self._block_items or _block_size(per_item, self._block_seconds, FIRST_BLOCK_ITEMS,
                                                             MAX_BLOCK_ITEMS)
-                    items = list(itertools.islice(source, size))
+                    items, exhausted = source.take(size, wait=not blocks.pending)
                     if not items:
-                        exhausted = True
                         break
                     first_item[next_block] = self._read
                     self._read += len(items)
@@ -463,27 +513,30 @@ class BatchJob:
                     next_block += 1
                 if exhausted and not blocks.pending:
                     break
+                group: list[BatchResult] = []
                 for index, (seconds, answers) in blocks.finished(POLL_SECONDS):
                     per_item = _mean_time(per_item, seconds, len(answers))
                     self._answered += len(answers)
                     self._blocks_done += 1
                     self._report()
-                    if self._ordered:
-                        waiting[index] = answers
-                        continue
-                    start = first_item.pop(index)
-                    for offset, answer in enumerate(answers):
-                        yield BatchResult(start + offset, answer)
-                while next_yield in waiting:
-                    start = first_item.pop(next_yield)
-                    for offset, answer in enumerate(waiting.pop(next_yield)):
-                        yield BatchResult(start + offset, answer)
+                    waiting[index] = answers
+                    if not self._ordered:
+                        group.extend(self._results(index, first_item, waiting))
+                while self._ordered and next_yield in waiting:
+                    group.extend(self._results(next_yield, first_item, waiting))
                     next_yield += 1
+                if group:
+                    yield group
             self._done = not self._cancel.is_set()
             self._report()
         finally:
             if not self._done:
                 blocks.stop()
+
+    @staticmethod
+    def _results(index: int, first_item: dict[int, int], waiting: dict[int, list]) -> list[BatchResult]:
+        start = first_item.pop(index)
+        return [BatchResult(start + offset, answer) for offset, answer in enumerate(waiting.pop(index))]
 
     def _room(self, next_block: int, next_yield: int) -> bool:
         if self._ordered:   # finished blocks waiting for an earlier one count too
@@ -510,7 +563,7 @@ class DaskExecutor:
 
     def __init__(self, client: Any, *, block_seconds: float = BLOCK_SECONDS, in_flight: int | None = None,
                  retries: int = 3) -> None:
-        _dask()
+        dask_module()
         self.client = client
         self.block_seconds = block_seconds
         self.in_flight = in_flight
