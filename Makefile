@@ -3,39 +3,27 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
-SOURCES := pyproject.toml $(wildcard csrc/*.c csrc/*.h csrc/*.py)
+SOURCES := pyproject.toml setup.py $(wildcard csrc/*.c csrc/*.h csrc/*.py protos/*.py protos/*/*/*.proto)
 EXAMPLE_DEAL := AQ7.K98.KT.QJ K.AQ7.AQ7.T87 JT98.JT.98.A9 ..J.K
 SANITIZE_DIR := build/sanitize
+PGO_DIR := build/pgo
 
-.PHONY: install test demo bench nodes sanitize clean proto serve
+.PHONY: install test demo bench nodes sanitize pgo clean serve
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 
-# Editable install: the C core is compiled into solver/ by the package build.
+# Editable install: the package build (setup.py) compiles the C core into
+# solver/ and generates the gRPC code from protos/ into service/_proto/.
 $(INSTALLED): $(BIN)/python $(SOURCES)
+	rm -f solver/_core*.so
 	$(BIN)/python -m pip install -q -e ".[test,service,dask]"
 	touch $@
 
 install: $(INSTALLED)
 
-# gRPC code generated from protos/ into service/generated/ (git-ignored; never
-# edited by hand). It imports itself as `preferans.v1.*`: service/proto.py
-# puts service/generated on the path.
-PROTOS := $(wildcard protos/preferans/v1/*.proto)
-PROTO_OUT := service/generated
-PROTO_STAMP := $(PROTO_OUT)/.generated
-
-$(PROTO_STAMP): $(INSTALLED) $(PROTOS)
-	rm -rf $(PROTO_OUT) && mkdir -p $(PROTO_OUT)
-	$(BIN)/python -m grpc_tools.protoc -Iprotos --python_out=$(PROTO_OUT) --pyi_out=$(PROTO_OUT) \
-		--grpc_python_out=$(PROTO_OUT) $(PROTOS)
-	touch $@
-
-proto: $(PROTO_STAMP)
-
-test: $(INSTALLED) $(PROTO_STAMP)
+test: $(INSTALLED)
 	$(BIN)/pytest -q tests
 
 demo: $(INSTALLED)
@@ -43,7 +31,7 @@ demo: $(INSTALLED)
 	@echo
 	$(BIN)/prefdd solve "$(EXAMPLE_DEAL)" --contract 6c --declarer 1 --cards
 
-bench: $(INSTALLED) $(PROTO_STAMP)
+bench: $(INSTALLED)
 	$(BIN)/pytest -q benchmarks --benchmark-only --benchmark-columns=mean,median,max,rounds --benchmark-sort=name
 
 # The node-count signature: every seeded benchmark set's values and nodes,
@@ -53,8 +41,12 @@ nodes: $(INSTALLED)
 	$(BIN)/python benchmarks/nodes.py --check
 
 # The gRPC service on 127.0.0.1:50051 (see README, "gRPC service").
-serve: $(INSTALLED) $(PROTO_STAMP)
+serve: $(INSTALLED)
 	$(BIN)/prefdd serve --port 50051
+
+# The page and the JSON API on http://127.0.0.1:8080/ (and gRPC on 50051).
+web: $(INSTALLED) $(PROTO_STAMP)
+	$(BIN)/prefdd serve --port 50051 --http-port 8080
 
 # The C core built with AddressSanitizer and UndefinedBehaviorSanitizer, under
 # the tests that drive it hardest: reference positions, brute-force
@@ -73,5 +65,17 @@ sanitize: $(INSTALLED)
 		tests/test_analysis_c_boundary.py tests/test_analysis_allpass.py tests/test_analysis_discard.py \
 		tests/test_order_weights.py tests/test_search_consistency.py
 
+# Profile-guided build (GCC): an instrumented extension, a fixed training
+# workload through its C API (csrc/pgo_train.py), then the installed
+# extension rebuilt with the profile (PREFDD_PROFILE, read by
+# csrc/build_ffi.py). It stays until the next change to the sources rebuilds
+# the plain one. The same variable makes a profile-guided wheel:
+#   PREFDD_PROFILE=$$PWD/build/pgo/_core.gcda python -m build
+pgo: $(INSTALLED)
+	rm -rf $(PGO_DIR) && mkdir -p $(PGO_DIR)
+	so=$$($(BIN)/python csrc/build_ffi.py $(PGO_DIR)/instrumented --profile-generate $(PGO_DIR)) && \
+		$(BIN)/python csrc/pgo_train.py "$$so"
+	PREFDD_PROFILE=$(CURDIR)/$(PGO_DIR)/_core.gcda $(BIN)/python -m pip install -q --no-deps -e .
+
 clean:
-	rm -rf build $(VENV) solver/_core*.so *.egg-info
+	rm -rf build dist $(VENV) solver/_core*.so service/_proto/*_pb2* *.egg-info

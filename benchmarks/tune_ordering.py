@@ -11,9 +11,10 @@ the machine's load, so a run is reproducible.
     .venv/bin/python benchmarks/tune_ordering.py tricks   # or: misere
     .venv/bin/python benchmarks/tune_ordering.py misere --deals 80 --rounds 4
 
-Prints each improvement and the final weights; paste them into
-``default_weights`` in csrc/order.c (and record the node counts in
-benchmarks/README.md). Weights never change a value, only the speed
+Prints each improvement and the final weights; put them into the rows of
+``LEAD_WEIGHT_ROWS`` in csrc/order.c (whose groups and ranges this script
+reads through ``pdd_order_weight_info``), and check the change with
+``make nodes``. Weights never change a value, only the speed
 (tests/test_order_weights.py checks that).
 """
 from __future__ import annotations
@@ -26,15 +27,27 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from deals import random_positions  # noqa: E402
 from solver import Position, Solver  # noqa: E402
+from solver._core import ffi, lib  # noqa: E402
 
 TUNING_SEED = 777
-HISTORY_SHIFTS = (6, 19)
-# Indices into the weights (csrc/order.c, enum W_*): trick-contract leads,
-# misere leads.
-GROUPS = {
-    "tricks": ([*range(0, 10), 20, 28], ("trump", "nt")),
-    "misere": ([*range(10, 20), 21, 22, 23, 24, 25, 26, 27], ("misere",)),
-}
+KINDS = {"tricks": ("trump", "nt"), "misere": ("misere",)}
+
+
+def weight_table() -> list[tuple[str, int, int, str]]:
+    """order.c's rows through the C API: (name, min, max, group) per index."""
+    info = ffi.new("pdd_weight_info *")
+    rows = []
+    for index in range(lib.PDD_ORDER_WEIGHTS):
+        assert lib.pdd_order_weight_info(index, info) == lib.PDD_OK
+        rows.append((ffi.string(info.name).decode(), info.min, info.max,
+                     ffi.string(info.group).decode().lower()))
+    return rows
+
+
+TABLE = weight_table()
+# The weights each group tunes (indices into the table) and the deals it tunes on.
+GROUPS = {group: ([k for k, row in enumerate(TABLE) if row[3] == group], kinds)
+          for group, kinds in KINDS.items()}
 
 
 def corpus_nodes(positions: list[Position], weights: list[int]) -> int:
@@ -46,10 +59,15 @@ def corpus_nodes(positions: list[Position], weights: list[int]) -> int:
 
 
 def candidates(index: int, value: int) -> list[int]:
-    if index in HISTORY_SHIFTS:
-        return [v for v in (value - 1, value + 1) if 0 <= v <= 16]
-    step = max(1, abs(value) // 3) if value else 5
-    return [value - step, value + step, value - 3 * step, value + 3 * step, 0, -value]
+    """Values to try: a weight of a narrow range (a history shift) moves by
+    one, the others by about a third of their size, once and three times."""
+    _, low, high, _ = TABLE[index]
+    if high - low <= 16:
+        steps = [value - 1, value + 1]
+    else:
+        step = max(1, abs(value) // 3) if value else 5
+        steps = [value - step, value + step, value - 3 * step, value + 3 * step, 0, -value]
+    return [v for v in steps if low <= v <= high]
 
 
 def tune(group: str, deals: int, rounds: int) -> list[int]:
@@ -68,7 +86,7 @@ def tune(group: str, deals: int, rounds: int) -> list[int]:
                 nodes = corpus_nodes(positions, trial)
                 if nodes < best * 0.998:
                     best, weights, improved = nodes, trial, True
-                    print(f"round {round_number}: weight {index} -> {value}: {best} nodes", flush=True)
+                    print(f"round {round_number}: {TABLE[index][0]} -> {value}: {best} nodes", flush=True)
         if not improved:
             break
     print("weights:", ", ".join(map(str, weights)))

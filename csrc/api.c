@@ -376,7 +376,7 @@ const char *pdd_error_text(int code)
     case PDD_ERR_NO_MEMORY: return "out of memory";
     case PDD_ERR_TRICKS_TAKEN: return "tricks already taken out of range";
     case PDD_ERR_NO_CARDS: return "no cards left to play";
-    case PDD_ERR_WEIGHTS: return "move-ordering weights: give 24 integers, shifts 0..16, others within +-10000";
+    case PDD_ERR_WEIGHTS: return order_weights_text();
     default: return "unknown error";
     }
 }

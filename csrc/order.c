@@ -7,6 +7,8 @@
  * (Trick contract: the declarer likes his own tricks, defenders like theirs.
  * Misere: nobody likes to win a trick himself, defenders like the declarer to.)
  */
+#include <pthread.h>
+#include <stdio.h>
 #include "order.h"
 #include "quick.h"
 
@@ -42,8 +44,14 @@ static int best_other(const order_context *x, int suit)
  * leads into the declarer's void last, for instance. Each solver holds its own
  * copy (pdd_set_order_weights).
  *
- * The last five came in the sixth session, each kept only when none of seven
- * seeded sets (best discards and exact solves) got worse by more than 1 %:
+ * One row per weight: its name (the W_* index), default, range, and the
+ * contracts whose leads it scores (TRICKS: trump and no trump; MISERE: misere
+ * and all-pass). The API's count, range checks and error text, and the tuning
+ * script's groups (through pdd_order_weight_info) all come from these rows, so
+ * a new heuristic is one row here and its use below (and PDD_ORDER_WEIGHTS).
+ *
+ * Measured when they were added (each kept only when none of seven seeded
+ * sets of best discards and exact solves got worse by more than 1 %):
  *  - W_MIS_OPEN_SUIT: a defender's lead of a suit the declarer cannot duck
  *    for good (his weak suit) goes later. Intuition said earlier; the sets
  *    said later: misere best discards -6 %, exact misere -1 % nodes.
@@ -60,68 +68,123 @@ static int best_other(const order_context *x, int suit)
  *    void goes later still when he holds trumps to ruff it: trump best
  *    discards -3 % to -6 %, trump solves -0.4 % (random) and -6 %
  *    (realistic). */
-enum {
-    W_WINNER,            /* trick contract: the card beats every other card of its suit */
-    W_DRAW_TRUMPS,       /* the declarer leads a trump */
-    W_INTO_VOID,         /* a defender leads a side suit the declarer lacks */
-    W_PARTNER_TOP,       /* a defender leads towards his partner's top card */
-    W_NEXT_TOP,          /* the next seat holds the top card above ours */
-    W_RANK,              /* per rank: high winners, low losers */
-    W_HISTORY_SHIFT,     /* history counts are divided by 2^this */
-    W_LENGTH,            /* per card the leader holds in the suit */
-    W_DEFENCE_TRUMP,     /* a defender leads a trump */
-    W_PARTNER_RUFF,      /* a defender leads a suit his partner can ruff */
-    W_MIS_EXIT,          /* misere: the declarer's sure exit */
-    W_MIS_UNDER,         /* misere: the declarer's card is under some other card */
-    W_MIS_UNDER_EACH,    /* ... per such card */
-    W_MIS_DEC_RANK,      /* misere: per rank of the declarer's lead (subtracted) */
-    W_MIS_DEC_VOID,      /* misere: a defender leads a suit the declarer lacks */
-    W_MIS_FORCE,         /* misere: a defender's lead the declarer must win */
-    W_MIS_NONE_LOWER,    /* misere: the declarer holds no card of the suit below it */
-    W_MIS_DEC_LENGTH,    /* misere: per card of the declarer in the suit */
-    W_MIS_DEF_RANK,      /* misere: per rank of the defender's lead (subtracted) */
-    W_MIS_HISTORY_SHIFT, /* misere: history counts are divided by 2^this */
-    W_LOWEST,            /* trick contract: the leader's lowest card of the suit */
-    W_MIS_LENGTH,        /* misere: per card the leader holds in the suit */
-    W_MIS_PARTNER_VOID,  /* misere: a defender leads a suit his partner lacks */
-    W_MIS_LOWEST,        /* misere: the leader's lowest card of the suit */
-    W_MIS_OPEN_SUIT,     /* misere: a defender leads a suit the declarer cannot duck for good */
-    W_MIS_DEC_LOWEST,    /* misere: a defender leads a suit whose lowest card the declarer holds */
-    W_MIS_PARTNER_OVER,  /* misere: the partner can take the defender's lead over, above the declarer */
-    W_MIS_UNBLOCK,       /* misere: the declarer leads his top card of a suit he cannot duck for good */
-    W_INTO_RUFF,         /* trick contract: a defender leads a side suit the declarer lacks and can ruff */
-    LEAD_WEIGHTS
-};
-_Static_assert((int)LEAD_WEIGHTS == (int)PDD_ORDER_WEIGHTS, "the API's weight count");
+#define LIMIT PDD_WEIGHT_LIMIT
+#define SHIFT 16               /* a history shift beyond 16 leaves no history */
+#define LEAD_WEIGHT_ROWS(ROW) \
+    ROW(W_WINNER,            27, -LIMIT, LIMIT, TRICKS) /* the card beats every other card of its suit */ \
+    ROW(W_DRAW_TRUMPS,      -38, -LIMIT, LIMIT, TRICKS) /* the declarer leads a trump */ \
+    ROW(W_INTO_VOID,        -13, -LIMIT, LIMIT, TRICKS) /* a defender leads a side suit the declarer lacks */ \
+    ROW(W_PARTNER_TOP,       30, -LIMIT, LIMIT, TRICKS) /* a defender leads towards his partner's top card */ \
+    ROW(W_NEXT_TOP,         -10, -LIMIT, LIMIT, TRICKS) /* the next seat holds the top card above ours */ \
+    ROW(W_RANK,              -1, -LIMIT, LIMIT, TRICKS) /* per rank: high winners, low losers */ \
+    ROW(W_HISTORY_SHIFT,      1,      0, SHIFT, TRICKS) /* history counts are divided by 2^this */ \
+    ROW(W_LENGTH,             5, -LIMIT, LIMIT, TRICKS) /* per card the leader holds in the suit */ \
+    ROW(W_DEFENCE_TRUMP,    -15, -LIMIT, LIMIT, TRICKS) /* a defender leads a trump */ \
+    ROW(W_PARTNER_RUFF,      15, -LIMIT, LIMIT, TRICKS) /* a defender leads a suit his partner can ruff */ \
+    ROW(W_MIS_EXIT,        -100, -LIMIT, LIMIT, MISERE) /* the declarer's sure exit */ \
+    ROW(W_MIS_UNDER,          1, -LIMIT, LIMIT, MISERE) /* the declarer's card is under some other card */ \
+    ROW(W_MIS_UNDER_EACH,    -2, -LIMIT, LIMIT, MISERE) /* ... per such card */ \
+    ROW(W_MIS_DEC_RANK,       0, -LIMIT, LIMIT, MISERE) /* per rank of the declarer's lead (subtracted) */ \
+    ROW(W_MIS_DEC_VOID,   -1154, -LIMIT, LIMIT, MISERE) /* a defender leads a suit the declarer lacks */ \
+    ROW(W_MIS_FORCE,       -133, -LIMIT, LIMIT, MISERE) /* a defender's lead the declarer must win */ \
+    ROW(W_MIS_NONE_LOWER,   -27, -LIMIT, LIMIT, MISERE) /* the declarer holds no card of the suit below it */ \
+    ROW(W_MIS_DEC_LENGTH,     2, -LIMIT, LIMIT, MISERE) /* per card of the declarer in the suit */ \
+    ROW(W_MIS_DEF_RANK,       2, -LIMIT, LIMIT, MISERE) /* per rank of the defender's lead (subtracted) */ \
+    ROW(W_MIS_HISTORY_SHIFT,  1,      0, SHIFT, MISERE) /* history counts are divided by 2^this */ \
+    ROW(W_LOWEST,             0, -LIMIT, LIMIT, TRICKS) /* the leader's lowest card of the suit */ \
+    ROW(W_MIS_LENGTH,         0, -LIMIT, LIMIT, MISERE) /* per card the leader holds in the suit */ \
+    ROW(W_MIS_PARTNER_VOID,   0, -LIMIT, LIMIT, MISERE) /* a defender leads a suit his partner lacks */ \
+    ROW(W_MIS_LOWEST,         5, -LIMIT, LIMIT, MISERE) /* the leader's lowest card of the suit */ \
+    ROW(W_MIS_OPEN_SUIT,   -200, -LIMIT, LIMIT, MISERE) /* a defender leads a suit the declarer cannot duck for good */ \
+    ROW(W_MIS_DEC_LOWEST,   120, -LIMIT, LIMIT, MISERE) /* a defender leads a suit whose lowest card the declarer holds */ \
+    ROW(W_MIS_PARTNER_OVER,  60, -LIMIT, LIMIT, MISERE) /* the partner can take a defender's lead over, above the declarer */ \
+    ROW(W_MIS_UNBLOCK,     2000, -LIMIT, LIMIT, MISERE) /* the declarer leads his top card of a suit he cannot duck for good */ \
+    ROW(W_INTO_RUFF,        -40, -LIMIT, LIMIT, TRICKS) /* a defender leads a side suit the declarer lacks and can ruff */
 
-static const int default_weights[LEAD_WEIGHTS] = {
-    [W_WINNER] = 27, [W_DRAW_TRUMPS] = -38, [W_INTO_VOID] = -13, [W_PARTNER_TOP] = 30,
-    [W_NEXT_TOP] = -10, [W_RANK] = -1, [W_HISTORY_SHIFT] = 1, [W_LENGTH] = 5,
-    [W_DEFENCE_TRUMP] = -15, [W_PARTNER_RUFF] = 15, [W_LOWEST] = 0,
-    [W_MIS_EXIT] = -100, [W_MIS_UNDER] = 1, [W_MIS_UNDER_EACH] = -2, [W_MIS_DEC_RANK] = 0,
-    [W_MIS_DEC_VOID] = -1154, [W_MIS_FORCE] = -133, [W_MIS_NONE_LOWER] = -27,
-    [W_MIS_DEC_LENGTH] = 2, [W_MIS_DEF_RANK] = 2, [W_MIS_HISTORY_SHIFT] = 1,
-    [W_MIS_LENGTH] = 0, [W_MIS_PARTNER_VOID] = 0, [W_MIS_LOWEST] = 5, [W_MIS_OPEN_SUIT] = -200,
-    [W_MIS_DEC_LOWEST] = 120, [W_MIS_PARTNER_OVER] = 60, [W_MIS_UNBLOCK] = 2000,
-    [W_INTO_RUFF] = -40,
-};
+#define WEIGHT_INDEX(id, value, min, max, group) id,
+enum { LEAD_WEIGHT_ROWS(WEIGHT_INDEX) LEAD_WEIGHTS };
+_Static_assert((int)LEAD_WEIGHTS == (int)PDD_ORDER_WEIGHTS, "PDD_ORDER_WEIGHTS must count the rows");
+
+#define WEIGHT_INFO(id, value, min, max, group) {#id, value, min, max, #group},
+static const pdd_weight_info weight_table[LEAD_WEIGHTS] = { LEAD_WEIGHT_ROWS(WEIGHT_INFO) };
+#undef LIMIT
+#undef SHIFT
 #define WEIGHT(k) (x->weights[k])
+
+int pdd_order_weight_info(int index, pdd_weight_info *info)
+{
+    if (!info)
+        return PDD_ERR_NULL;
+    if (index < 0 || index >= LEAD_WEIGHTS)
+        return PDD_ERR_WEIGHTS;
+    *info = weight_table[index];
+    return PDD_OK;
+}
 
 void order_default_weights(int weights[PDD_ORDER_WEIGHTS])
 {
     for (int k = 0; k < LEAD_WEIGHTS; k++)
-        weights[k] = default_weights[k];
+        weights[k] = weight_table[k].default_value;
 }
 
 int order_check_weights(const int *weights)
 {
-    for (int k = 0; k < LEAD_WEIGHTS; k++) {
-        int shift = k == W_HISTORY_SHIFT || k == W_MIS_HISTORY_SHIFT;
-        if (shift ? weights[k] < 0 || weights[k] > 16
-                  : weights[k] < -PDD_WEIGHT_LIMIT || weights[k] > PDD_WEIGHT_LIMIT)
+    for (int k = 0; k < LEAD_WEIGHTS; k++)
+        if (weights[k] < weight_table[k].min || weights[k] > weight_table[k].max)
             return PDD_ERR_WEIGHTS;
-    }
     return PDD_OK;
+}
+
+static int same_range(int j, int k)
+{
+    return weight_table[j].min == weight_table[k].min && weight_table[j].max == weight_table[k].max;
+}
+
+static int append_range(char *text, int n, int size, int k)
+{
+    int min = weight_table[k].min, max = weight_table[k].max;
+    return n + (min == -max ? snprintf(text + n, size - n, " within +-%d", max)
+                            : snprintf(text + n, size - n, " within %d..%d", min, max));
+}
+
+/* "give N integers, <names> within <range>, ..., the others within <range>":
+ * the rows' count and ranges, the commonest range last as "the others". */
+static char weights_text[512];
+static pthread_once_t weights_text_once = PTHREAD_ONCE_INIT;
+
+static void fill_weights_text(void)
+{
+    int size = sizeof weights_text, common = 0, most = 0;
+    for (int k = 0; k < LEAD_WEIGHTS; k++) {
+        int count = 0;
+        for (int j = 0; j < LEAD_WEIGHTS; j++)
+            count += same_range(j, k);
+        if (count > most)
+            most = count, common = k;
+    }
+    int n = snprintf(weights_text, size, "move-ordering weights: give %d integers", LEAD_WEIGHTS);
+    for (int k = 0; k < LEAD_WEIGHTS && n < size; k++) {
+        int first = !same_range(k, common);
+        for (int j = 0; j < k && first; j++)
+            first = !same_range(j, k);
+        if (!first)
+            continue;
+        for (int j = k; j < LEAD_WEIGHTS && n < size; j++)
+            if (same_range(j, k))
+                n += snprintf(weights_text + n, size - n, "%s%s", j == k ? ", " : " and ", weight_table[j].name);
+        if (n < size)
+            n = append_range(weights_text, n, size, k);
+    }
+    if (n < size)
+        n += snprintf(weights_text + n, size - n, ", the others");
+    if (n < size)
+        append_range(weights_text, n, size, common);
+}
+
+const char *order_weights_text(void)
+{
+    pthread_once(&weights_text_once, fill_weights_text);
+    return weights_text;
 }
 
 /* Misere lead features. The declarer's: a sure exit (some defender holds

@@ -12,6 +12,8 @@
 void order_default_weights(int weights[PDD_ORDER_WEIGHTS]);
 /* Are these weights in range (PDD_OK or PDD_ERR_WEIGHTS)? */
 int order_check_weights(const int *weights);
+/* The error text of PDD_ERR_WEIGHTS: the count and each range, from the table. */
+const char *order_weights_text(void);
 
 /* Write the cards of `moves` into out[] best first and answer how many.
  * `hint` (a card, or NO_CARD) goes first when it is among the moves, and a

@@ -97,13 +97,26 @@ void pdd_free(pdd_solver *solver);
  * options clears the table. */
 int pdd_set_options(pdd_solver *solver, int flags);
 /* Move-ordering weights for leads (see order.c for what each one scores):
- * PDD_ORDER_WEIGHTS integers, each within +-PDD_WEIGHT_LIMIT (the two history
- * shifts within 0..16). Weights change only the speed, never a value; the
- * defaults were tuned on a fixed corpus (benchmarks/tune_ordering.py). */
+ * PDD_ORDER_WEIGHTS integers, each within its range (pdd_order_weight_info;
+ * most within +-PDD_WEIGHT_LIMIT). Weights change only the speed, never a
+ * value; the defaults were tuned on a fixed corpus
+ * (benchmarks/tune_ordering.py). */
 enum { PDD_ORDER_WEIGHTS = 29, PDD_WEIGHT_LIMIT = 10000 };
 int pdd_set_order_weights(pdd_solver *solver, const int *weights, int count);
 /* Copy the solver's weights (count must be PDD_ORDER_WEIGHTS). */
 int pdd_get_order_weights(const pdd_solver *solver, int *weights, int count);
+/* One weight's row of order.c's table: its name (the W_* index), default,
+ * range, and group: "TRICKS" when it scores leads in trump and no-trump
+ * contracts, "MISERE" in misere and all-pass. PDD_ERR_WEIGHTS for an index
+ * outside 0..PDD_ORDER_WEIGHTS-1. */
+typedef struct pdd_weight_info {
+    const char *name;
+    int32_t default_value;
+    int32_t min;
+    int32_t max;
+    const char *group;
+} pdd_weight_info;
+int pdd_order_weight_info(int index, pdd_weight_info *info);
 /* Forget everything in the table (normally never needed: entries are exact). */
 void pdd_clear(pdd_solver *solver);
 

@@ -16,7 +16,7 @@
 * :mod:`service.client` — a small typed Python client.
 * :mod:`service.cli` — ``prefdd serve``.
 
-The protobuf code is generated from ``protos/`` by ``make proto`` into
-``service/generated/`` (see :mod:`service.proto`). Nothing here imports grpc
+The protobuf code is generated from ``protos/`` by the package build into
+:mod:`service._proto` (see :mod:`service.proto`). Nothing here imports grpc
 at package import time, so ``prefdd`` runs without the service extra.
 """

@@ -15,7 +15,11 @@ Choices where the issue is silent:
   Enumerate always enumerates, so a full deal's 184,756 splits need a limit of
   at least that (the default is 200,000).
 * The unspecified enums take the command line's defaults: auto mode, the
-  best-discard model, the ``whist`` defence rule; the convention is required.
+  best-discard model, the ``whist`` defence rule, the default auction model;
+  the convention is required. The auction model changed the meaning of an
+  AdviseWhist request without ``auction`` (every layout before, the model
+  now): the answer says which model it played (``auction_model``), and
+  ``AUCTION_MODEL_NONE`` asks for every layout.
 * Discards are answered as two cards in canonical order (``"AsKs"``), as in
   AnalyzeDeal and ``prefdd analyze --json``.
 """
@@ -24,15 +28,16 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from solver.advice import (AuctionFilter, BidAdvice, BidRequest, ContractAdvice, Enumeration, EnumerationRequest,
+from solver.advice import (AuctionFilter, auction_text, BidAdvice, BidRequest, ContractAdvice, Enumeration, EnumerationRequest,
                            Estimate, LayoutSpace, RunStats, WhistAdvice, WhistOption, WhistRequest, bid_request,
                            enumeration_request, whist_request)
 from solver.advice import layout_space
+from solver.advice.play import AUCTION_MODEL
 from solver.analysis import discard_text
 from solver.notation import Contract, Hand
 
 from . import convert
-from .enums import DEFENCE_RULES, DISCARD_MODELS, LAYOUT_MODES
+from .enums import AUCTION_MODELS, DEFENCE_RULES, DISCARD_MODELS, LAYOUT_MODES
 from .errors import RequestError
 from .proto import pb
 
@@ -97,12 +102,17 @@ def _contracts(messages: list[pb.Contract]) -> list[Contract]:
 # ---- AdviseWhist ---------------------------------------------------------------
 
 def _auction(message: pb.AdviseWhistRequest) -> AuctionFilter | None:
+    model = AUCTION_MODELS.required(message.auction_model, "auction_model")
     if not message.HasField("auction"):
-        return None
+        return AUCTION_MODEL if model == "default" else None
+    if message.auction_model == pb.AUCTION_MODEL_NONE:
+        raise RequestError("field 'auction_model' is AUCTION_MODEL_NONE but field 'auction' gives a filter: "
+                           "give one of them")
     default = AuctionFilter()
     auction = message.auction
     return AuctionFilter(auction.min_trumps if auction.HasField("min_trumps") else default.min_trumps,
-                         auction.max_undertricks if auction.HasField("max_undertricks") else default.max_undertricks)
+                         auction.max_undertricks if auction.HasField("max_undertricks") else default.max_undertricks,
+                         auction.whister_min_tops if auction.HasField("whister_min_tops") else None)
 
 
 def whist_from_proto(message: pb.AdviseWhistRequest) -> tuple[WhistRequest, BudgetChoice]:
@@ -161,7 +171,8 @@ def whist_response(advice: WhistAdvice) -> pb.AdviseWhistResponse:
         split=[pb.SplitProbability(mine=mine, other=other, probability=p)
                for (mine, other), p in (advice.split or {}).items()],
         run=_run(advice.run), notes=list(advice.notes),
-        speaking_order="first" if advice.request.speaks_first else "second")
+        speaking_order="first" if advice.request.speaks_first else "second",
+        auction_model=auction_text(advice.request.auction_played), plan=advice.plan)
     if advice.advantage is not None:
         out.advantage.CopyFrom(_estimate(advice.advantage))
     return out

@@ -51,7 +51,7 @@ def run_serve(args: argparse.Namespace) -> int:
         from .server import ServerConfig, configure_logging, serve
     except ImportError as error:
         print(f"prefdd serve: error: the gRPC service is not available ({error}); install the "
-              "'service' extra and generate its code with `make proto`", file=sys.stderr)
+              "'service' extra: pip install 'preferans-dd[service]'", file=sys.stderr)
         return EXIT_USAGE
     try:
         config = ServerConfig(
@@ -63,6 +63,7 @@ def run_serve(args: argparse.Namespace) -> int:
             tls_key=_read(args.tls_key, "TLS key") if args.tls_key else None,
             auth_token=_token(args.auth_token_file) if args.auth_token_file else None,
             dask=args.dask,
+            grpc_enabled=args.grpc, http_port=args.http_port, http_timeout=args.http_timeout,
         )
         configure_logging(args.log_level)
         return serve(config, grace=args.grace)
@@ -105,6 +106,12 @@ def register(subparsers: Any) -> None:
     serve.add_argument("--dask", metavar="ADDRESS", type=cli_args.dask_address,
                        help="solve batch streams and advice runs on a Dask cluster: its scheduler's host:port, "
                             "or local:N for N local worker processes (needs the dask extra)")
+    serve.add_argument("--http-port", type=cli_args.port, default=None,
+                       help="also serve the page and the JSON API (/api/v1/) on this port, e.g. 8080")
+    serve.add_argument("--no-grpc", dest="grpc", action="store_false",
+                       help="serve only HTTP (needs --http-port)")
+    serve.add_argument("--http-timeout", type=cli_args.positive_seconds, default=60.0,
+                       help="seconds an HTTP call may take at most; its search is stopped then (default 60)")
     serve.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"],
                        help="log level (default info)")
     serve.set_defaults(func=run_serve)

@@ -12,7 +12,8 @@ seats 0-2, deals and cards notation text. A failed call raises
 :meth:`~AnalysisClient.solve` and :meth:`~AnalysisClient.evaluate_batch` answer
 small dataclasses; the analysis and advice calls
 (:meth:`~AnalysisClient.analyze_deal`, :meth:`~AnalysisClient.advise_whist`,
-:meth:`~AnalysisClient.advise_bid`, :meth:`~AnalysisClient.enumerate_splits`)
+:meth:`~AnalysisClient.advise_bid`, :meth:`~AnalysisClient.enumerate_splits`,
+:meth:`~AnalysisClient.advise_play`)
 answer the response messages themselves (typed by the generated ``.pyi``),
 which mirror the .proto and its documentation field for field.
 """
@@ -27,8 +28,8 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from solver.notation import Contract
 
-from .enums import (CONTRACT_KINDS, CONVENTIONS, DECISIONS, DEFENCE_RULES, DISCARD_MODELS, LAYOUT_MODES,
-                    SCORE_KINDS, SEATS, STRAINS)
+from .enums import (AUCTION_MODELS, CONTRACT_KINDS, CONVENTIONS, DECISIONS, DEFENCE_RULES, DISCARD_MODELS,
+                    LAYOUT_MODES, SCORE_KINDS, SEATS, STRAINS)
 from .proto import pb, pb_grpc
 
 __all__ = ["AnalysisClient", "BatchItem", "BatchResult", "ServiceError", "SolveResult", "contract_fields",
@@ -287,11 +288,12 @@ class AnalysisClient:
                      unseen: str = "", prior_tricks: Sequence[int] = (), discard_model: str = "best",
                      auction: Mapping[str, int] | None = None, split: bool = False, four_players: bool = False,
                      layouts: int = 0, seconds: float = 0.0, seed: int = 0, mode: str = "auto",
-                     timeout: float | None = None) -> pb.AdviseWhistResponse:
+                     timeout: float | None = None, auction_model: str = "default") -> pb.AdviseWhistResponse:
         """Whist or pass (``prefdd whist``): each option's expected value over
         the hidden layouts. ``auction``: keep only layouts the declarer could
         have bid from ({} for the defaults, or ``min_trumps``,
-        ``max_undertricks``). ``layouts`` (0: 1000), ``seconds`` (0: none),
+        ``max_undertricks``, ``whister_min_tops``); without it,
+        ``auction_model`` (``default`` or ``none``) says which model. ``layouts`` (0: 1000), ``seconds`` (0: none),
         ``seed`` and ``mode`` (auto, sample, exact) are the run's budget."""
         request = pb.AdviseWhistRequest(
             hand=hand, talon=talon, contract=contract_message(contract), declarer=_seat(declarer), seat=_seat(seat),
@@ -299,10 +301,33 @@ class AnalysisClient:
             option_overrides_json=_overrides(option_overrides), played=list(played), unseen=unseen,
             prior_tricks=list(prior_tricks),
             discard_model=DISCARD_MODELS.from_text(discard_model),
-            split=split, four_players=four_players, budget=_budget(layouts, seconds, seed, mode))
+            split=split, four_players=four_players, budget=_budget(layouts, seconds, seed, mode),
+            auction_model=AUCTION_MODELS.from_text(auction_model))
         if auction is not None:
             request.auction.CopyFrom(pb.AuctionFilter(**auction))
         return self._call(self.stub.AdviseWhist, request, timeout)
+
+    def advise_play(self, hand: str, contract: Contract | str, declarer: int, seat: int, *,
+                    played: Iterable[str] = (), talon: str = "", discard: str = "",
+                    open_hands: Mapping[int, str] | None = None, unseen: str = "",
+                    prior_tricks: Sequence[int] = (), whisters: Iterable[int] = (),
+                    half_whist_returned: bool = False, convention: str = "sochi",
+                    option_overrides: Mapping[str, Any] | None = None, four_players: bool = False,
+                    leader: int | None = None, layouts: int = 0, seconds: float = 0.0, seed: int = 0,
+                    mode: str = "auto", timeout: float | None = None) -> pb.AdvisePlayResponse:
+        """Which card (``prefdd play``): each legal card of the seat on move,
+        valued over the layouts it cannot see. ``open_hands``: seat → hand it
+        sees; ``whisters``: the defenders who whist (empty: the default).
+        ``layouts`` 0: 500."""
+        request = pb.AdvisePlayRequest(
+            hand=hand, contract=contract_message(contract), declarer=_seat(declarer), seat=_seat(seat),
+            played=list(played), talon=talon, discard=discard,
+            open_hands=[pb.OpenHand(seat=_seat(s), hand=h) for s, h in (open_hands or {}).items()],
+            unseen=unseen, prior_tricks=list(prior_tricks), whisters=[_seat(s) for s in whisters],
+            half_whist_returned=half_whist_returned, convention=CONVENTIONS.from_text(convention),
+            option_overrides_json=_overrides(option_overrides), four_players=four_players, leader=_seat(leader),
+            budget=_budget(layouts, seconds, seed, mode))
+        return self._call(self.stub.AdvisePlay, request, timeout)
 
     def advise_bid(self, hand: str, seat: int, *, talon: str = "", convention: str = "sochi",
                    option_overrides: Mapping[str, Any] | None = None, contracts: Iterable[Contract | str] = (),

@@ -21,7 +21,7 @@ from solver.scoring import Decision
 from .errors import RequestError
 from .proto import pb
 
-__all__ = ["CONTRACT_KINDS", "CONVENTIONS", "DECISIONS", "DEFENCE_RULES", "DISCARD_MODELS", "EnumTable",
+__all__ = ["AUCTION_MODELS", "CONTRACT_KINDS", "CONVENTIONS", "DECISIONS", "DEFENCE_RULES", "DISCARD_MODELS", "EnumTable",
            "LAYOUT_MODES", "SCORE_KINDS", "SEATS", "STRAINS"]
 
 V = TypeVar("V", bound=Hashable)
@@ -130,3 +130,5 @@ DISCARD_MODELS: EnumTable[str] = EnumTable(pb.DiscardModel, str.lower, "discard 
 """``DiscardModel`` ⇄ the whist advisor's discard model; unset is ``best``."""
 DEFENCE_RULES: EnumTable[str] = EnumTable(pb.DefenceRule, str.lower, "defence rule", default="whist")
 """``DefenceRule`` ⇄ the advisors' defence rule; unset is ``whist``."""
+AUCTION_MODELS: EnumTable[str] = EnumTable(pb.AuctionModel, str.lower, "auction model", default="default")
+"""``AuctionModel`` ⇄ the whist advisor's auction model (``default``, ``none``); unset is ``default``."""

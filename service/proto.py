@@ -1,24 +1,23 @@
 """The generated protobuf and gRPC modules of ``protos/preferans/v1/analysis.proto``.
 
-``make proto`` runs ``grpc_tools.protoc`` into ``service/generated/`` (git-ignored,
-never edited by hand). protoc writes imports that follow the .proto path
-(``from preferans.v1 import analysis_pb2``), so that folder goes on ``sys.path``
-and the modules are imported under their own names.
+The package build generates them into :mod:`service._proto`
+(``protos/build_protos.py``; never edited by hand, never committed).
 """
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
-GENERATED = Path(__file__).resolve().parent / "generated"
+try:
+    from ._proto import analysis_pb2 as pb
+    from ._proto import analysis_pb2_grpc as pb_grpc
+except ModuleNotFoundError as error:
+    if error.name != f"{__package__}._proto.analysis_pb2":
+        raise
+    raise ImportError("the generated gRPC code is missing from service/_proto: the package build "
+                      "makes it (pip install -e . in a checkout)") from error
 
-if not (GENERATED / "preferans" / "v1" / "analysis_pb2.py").exists():
-    raise ImportError(f"the generated gRPC code is missing from {GENERATED}: run `make proto`")
-if str(GENERATED) not in sys.path:
-    sys.path.append(str(GENERATED))
-
-from preferans.v1 import analysis_pb2 as pb  # noqa: E402
-from preferans.v1 import analysis_pb2_grpc as pb_grpc  # noqa: E402
+GENERATED = Path(pb.__file__).resolve().parent
+"""The directory of the generated modules."""
 
 SERVICE_NAME: str = pb.DESCRIPTOR.services_by_name["Analysis"].full_name
 """``preferans.v1.Analysis``."""

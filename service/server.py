@@ -7,7 +7,7 @@
   whose deadline passes cancels its job, whose worker asks the C search to
   stop (``Solver.request_stop`` → ``SearchStopped``); the worker is then free.
 * The advice calls (AdviseWhist, AdviseBid, Enumerate:
-  :mod:`service.advice_calls`) run their own worker threads, one solver each;
+  :mod:`service.advice_calls`; AdvisePlay: :mod:`service.play_calls`) run their own worker threads, one solver each;
   :class:`~service.advice_runs.AdviceRuns` bounds how many go at once and
   stops a run when its call ends.
 * Limits answer ``RESOURCE_EXHAUSTED`` naming the limit (see
@@ -78,7 +78,7 @@ class ServerConfig:
     max_concurrent_rpcs: int = 64
     """Calls served at once; more are refused with RESOURCE_EXHAUSTED."""
     max_advice_runs: int = 2
-    """Advice calls (AdviseWhist, AdviseBid, Enumerate) running at once; more
+    """Advice calls (AdviseWhist, AdviseBid, Enumerate, AdvisePlay) running at once; more
     are refused with RESOURCE_EXHAUSTED."""
     max_advice_layouts: int = 200_000
     """Layouts one advice request may cost (sampled, or every layout of an
@@ -95,6 +95,13 @@ class ServerConfig:
     dask: str | None = None
     """A Dask scheduler's address (or ``local:N``): batch streams and advice
     runs are solved on that cluster (:mod:`service.cluster`)."""
+    grpc_enabled: bool = True
+    """Serve gRPC on ``port`` (``--no-grpc`` serves HTTP alone)."""
+    http_port: int | None = None
+    """If set, serve the page and the JSON API on this port too (0: a free
+    port), with the same solvers and limits (:mod:`service.web`)."""
+    http_timeout: float = 60.0
+    """Seconds an HTTP call may take at most (its search is stopped then)."""
 
     def __post_init__(self) -> None:
         for name in ("max_batch_items", "batch_window", "max_message_bytes", "max_concurrent_rpcs",
@@ -104,8 +111,14 @@ class ServerConfig:
                 continue
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be a whole number of at least 1, got {value!r}")
-        if not 0 <= self.port <= 65535:
-            raise ValueError(f"port must be 0..65535, got {self.port}")
+        for name in ("port", "http_port"):
+            value = getattr(self, name)
+            if value is not None and not 0 <= value <= 65535:
+                raise ValueError(f"{name} must be 0..65535, got {value}")
+        if not self.grpc_enabled and self.http_port is None:
+            raise ValueError("with gRPC off, give an HTTP port: there is nothing to serve")
+        if not (self.http_timeout > 0):
+            raise ValueError(f"http_timeout must be a positive number of seconds, got {self.http_timeout}")
         if (self.tls_cert is None) != (self.tls_key is None):
             raise ValueError("TLS needs both a certificate and a key")
         if self.auth_token is not None and (not self.auth_token or not self.auth_token.isprintable()
@@ -121,13 +134,16 @@ def _address(host: str, port: int) -> str:
 class RunningServer:
     """A started server; :meth:`stop` shuts it down gracefully."""
 
-    server: grpc.Server
+    server: grpc.Server | None
+    """None when gRPC is off."""
     pool: SolverPool
     health: health.HealthServicer
     port: int
     config: ServerConfig
     advice: AdviceRuns
     cluster: Cluster | None = None
+    http: Any = None
+    """The HTTP server (:class:`service.web.server.HttpServer`), when one runs."""
 
     @property
     def address(self) -> str:
@@ -137,7 +153,10 @@ class RunningServer:
         """Refuse new calls, give calls in flight ``grace`` seconds, then cancel
         them (stopping their searches) and stop the workers."""
         self.health.enter_graceful_shutdown()
-        self.server.stop(grace).wait()
+        if self.server is not None:
+            self.server.stop(grace).wait()
+        if self.http is not None:
+            self.http.stop(grace or 0.0)
         self.advice.cancel_all()
         self.pool.shutdown(cancel_running=True, timeout=10.0)
         if self.cluster is not None:
@@ -150,6 +169,23 @@ def start_server(config: ServerConfig) -> RunningServer:
     pool = SolverPool(config.workers, config.solver_setup)
     advice = AdviceRuns(config.max_advice_runs, config.advice_workers or pool.workers,
                         cluster.executor if cluster else None)
+    running = _start_grpc(config, pool, advice, cluster) if config.grpc_enabled else RunningServer(
+        None, pool, health.HealthServicer(), 0, config, advice, cluster)
+    if config.http_port is not None:
+        from .web.app import WebConfig
+        from .web.server import start_http
+        web = WebConfig(timeout=config.http_timeout, max_body_bytes=config.max_message_bytes,
+                        max_concurrent=config.max_concurrent_rpcs, max_advice_layouts=config.max_advice_layouts,
+                        auth_token=config.auth_token)
+        try:
+            running.http = start_http(pool, advice, config.host, config.http_port, web)
+        except OSError:
+            running.stop(grace=0)
+            raise
+    return running
+
+
+def _start_grpc(config: ServerConfig, pool: SolverPool, advice: AdviceRuns, cluster: Cluster | None) -> RunningServer:
     interceptors: list[grpc.ServerInterceptor] = [CallLogInterceptor()]
     if config.auth_token is not None:
         interceptors.append(AuthInterceptor(config.auth_token))
@@ -213,7 +249,8 @@ def serve(config: ServerConfig, grace: float = 10.0) -> int:
         "event": "listening", "address": running.address, "port": running.port,
         "workers": running.pool.workers, "advice_workers": running.advice.workers,
         "max_advice_runs": running.advice.max_runs, "tls": config.tls_cert is not None,
-        "auth": config.auth_token is not None, "dask": config.dask}})
+        "auth": config.auth_token is not None, "grpc": config.grpc_enabled,
+        "http": running.http.url if running.http is not None else None, "dask": config.dask}})
     try:
         while not stopping.wait(0.5):
             pass

@@ -1,7 +1,8 @@
 """The ``preferans.v1.Analysis`` servicer: one thin handler per RPC.
 
 Each handler converts its request (:mod:`service.convert`,
-:mod:`service.deal_analysis`, :mod:`service.advice_calls`), hands the work to
+:mod:`service.deal_analysis`, :mod:`service.advice_calls`,
+:mod:`service.play_calls`), hands the work to
 the solver pool (:meth:`AnalysisServicer._run`) or to an advice run
 (:meth:`AnalysisServicer._advice_call`) and answers; the call's deadline and
 cancel stop the work. A new RPC is a handler of the same shape.
@@ -31,12 +32,12 @@ from typing import TYPE_CHECKING, Callable, Iterator, TypeVar
 
 import grpc
 
-from solver.advice import RunOptions, advise_bid, advise_whist, enumerate_splits
+from solver.advice import RunOptions, advise_bid, advise_play, advise_whist, enumerate_splits
 from solver.engine import Solver
 from solver.scoring import ScoringError, game_from_json, handle_request
 from solver.scoring.drawing import game_json
 
-from . import advice_calls, convert, deal_analysis
+from . import advice_calls, convert, deal_analysis, play_calls
 from .advice_calls import BudgetChoice, LayoutLimitExceeded
 from .advice_runs import AdviceBusy, AdviceRuns, CallEnded
 from .batch_stream import BatchLimitExceeded, BatchStream
@@ -181,6 +182,10 @@ class AnalysisServicer(pb_grpc.AnalysisServicer):
         return self._advice_call(context, lambda: advice_calls.enumeration_from_proto(request),
                                  advice_calls.enumeration_layouts, enumerate_splits,
                                  advice_calls.enumeration_response)
+
+    def AdvisePlay(self, request: pb.AdvisePlayRequest, context: grpc.ServicerContext) -> pb.AdvisePlayResponse:
+        return self._advice_call(context, lambda: play_calls.play_from_proto(request), play_calls.play_layouts,
+                                 advise_play, play_calls.play_response)
 
     def _advice_call(self, context: grpc.ServicerContext, read, count_layouts, run, respond):
         """The shape of every advice RPC: read the request (INVALID_ARGUMENT

@@ -9,6 +9,9 @@ The notation (``solver.notation``), positions inside the play
 module-level functions below (``solver.api``), JSON-lines batch evaluation
 (``solver.batch``) and scoring (``solver.scoring``).
 """
+__version__ = "0.1.0"
+"""The package version (the one source: pyproject.toml reads it from here)."""
+
 from .api import (
     DealTable,
     allpass_tricks,
@@ -23,7 +26,6 @@ from .engine import SearchStopped, Solver, SolverBusyError
 from .notation import Card, Contract, ContractKind, Deal, Hand, NotationError
 from .position import Position, PositionError
 
-__version__ = "0.1.0"
 
 __all__ = [
     "Card", "Contract", "ContractKind", "Deal", "DealTable", "Hand", "NotationError",

@@ -5,10 +5,15 @@
     prefdd batch [FILE] [--workers N | --dask ADDRESS]   JSON lines in, JSON lines out
     prefdd score / prefdd pool            scoring (solver.scoring.cli)
     prefdd analyze                        whole-deal analysis (solver.analysis.cli)
-    prefdd whist / bid / enumerate        decisions under hidden cards (solver.advice.cli)
+    prefdd whist / bid / enumerate / play decisions under hidden cards (solver.advice.cli)
     prefdd serve                          the gRPC service (service.cli)
+    prefdd --version
 
-Errors go to stderr with exit status 2.
+Subcommands of other packages are found through the ``prefdd.commands``
+entry-point group (``service.cli`` registers ``serve`` so): each entry is a
+``register(subparsers)`` function. Every subcommand sets ``func``, called
+with the parsed arguments, answering the exit status. Errors go to stderr
+with exit status 2.
 """
 from __future__ import annotations
 
@@ -17,9 +22,10 @@ import json
 import sys
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
+from importlib.metadata import entry_points
 from typing import IO, Callable, Iterable, Iterator, Sequence
 
-from . import api, cli_args, distributed
+from . import __version__, api, cli_args, distributed
 from . import batch as batch_module
 from .batch import evaluate_line
 from .notation import SEAT_NAMES, SUIT_SYMBOLS, Contract, ContractKind, Deal
@@ -28,23 +34,24 @@ from .advice import cli as advice_cli
 from .analysis import cli as analysis_cli
 from .scoring import cli as scoring_cli
 
-try:  # `prefdd serve` needs the gRPC extra (pip install "preferans-dd[service]")
-    from service import cli as service_cli
-except ImportError:
-    service_cli = None
-
 EXIT_USAGE = 2
+COMMAND_GROUP = "prefdd.commands"
 
 
 class CommandError(ValueError):
     """A user error reported on stderr with exit status 2."""
 
 
+class CommandLoadError(ImportError):
+    """A subcommand registered in the ``prefdd.commands`` group could not be loaded."""
+
+
 def _print_json(value: object, out: IO[str]) -> None:
     out.write(json.dumps(value, ensure_ascii=False) + "\n")
 
 
-def cmd_solve(args: argparse.Namespace, out: IO[str]) -> int:
+def cmd_solve(args: argparse.Namespace) -> int:
+    out = sys.stdout
     deal = Deal.parse(args.deal)
     contract = Contract.parse(args.contract)
     if contract.kind is ContractKind.ALLPASS:
@@ -84,7 +91,8 @@ def format_table(table: api.DealTable) -> str:
     return "\n".join(lines)
 
 
-def cmd_table(args: argparse.Namespace, out: IO[str]) -> int:
+def cmd_table(args: argparse.Namespace) -> int:
+    out = sys.stdout
     deal = Deal.parse(args.deal)
     table = api.deal_table(deal, args.leader)
     if args.json:
@@ -111,7 +119,8 @@ def ordered_map(work: Callable[[str], str], lines: Iterable[str], workers: int) 
             yield window.popleft().result()
 
 
-def cmd_batch(args: argparse.Namespace, out: IO[str]) -> int:
+def cmd_batch(args: argparse.Namespace) -> int:
+    out = sys.stdout
     source: IO[str] = open(args.file, encoding="utf-8") if args.file else sys.stdin
     try:
         lines = (line for line in source if line.strip())
@@ -133,6 +142,7 @@ def cmd_batch(args: argparse.Namespace, out: IO[str]) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="prefdd", description="Exact double-dummy solver and analysis for Preferans.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     solve = commands.add_parser("solve", help="the declarer's tricks in one contract",
@@ -143,14 +153,14 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--leader", default=0, type=cli_args.seat, help="seat that leads (default 0)")
     solve.add_argument("--cards", action="store_true", help="also every legal card's value")
     solve.add_argument("--json", action="store_true", help="JSON output")
-    solve.set_defaults(run=cmd_solve)
+    solve.set_defaults(func=cmd_solve)
 
     table = commands.add_parser("table", help="every seat in every strain and misère",
                                 description="The fixed-hands table of a deal.")
     table.add_argument("deal")
     table.add_argument("--leader", default=0, type=cli_args.seat, help="seat that leads (default 0)")
     table.add_argument("--json", action="store_true", help="JSON output")
-    table.set_defaults(run=cmd_table)
+    table.set_defaults(func=cmd_table)
 
     batch = commands.add_parser("batch", help="JSON lines in, one JSON answer per line out",
                                 description=batch_module.__doc__,
@@ -160,13 +170,18 @@ def build_parser() -> argparse.ArgumentParser:
     batch.add_argument("--dask", metavar="ADDRESS", type=cli_args.dask_address,
                        help="answer on a Dask cluster: its scheduler's host:port, or local:N for N local "
                             "worker processes (the same answers in the same order; needs the dask extra)")
-    batch.set_defaults(run=cmd_batch)
+    batch.set_defaults(func=cmd_batch)
 
     scoring_cli.register(commands)          # score, pool
     analysis_cli.register(commands)         # analyze
-    advice_cli.register(commands)           # whist, bid, enumerate
-    if service_cli is not None:
-        service_cli.register(commands)      # serve
+    advice_cli.register(commands)           # whist, bid, enumerate, play
+    for entry in entry_points(group=COMMAND_GROUP):  # serve (service.cli)
+        try:
+            register = entry.load()
+        except Exception as error:
+            raise CommandLoadError(f"cannot load the prefdd command {entry.name!r} "
+                                   f"({entry.value}): {type(error).__name__}: {error}") from error
+        register(commands)
     return parser
 
 
@@ -174,8 +189,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        if hasattr(args, "run"):
-            return args.run(args, sys.stdout)
         return args.func(args)
     except (ValueError, OSError, distributed.DaskNotInstalled) as error:
         print(f"prefdd: error: {error}", file=sys.stderr)

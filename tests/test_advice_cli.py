@@ -32,9 +32,25 @@ def test_whist_json(capsys) -> None:
 
 
 def test_whist_readable(capsys) -> None:
-    code, out, err = run(WHIST, capsys)
-    assert code == 0 and "Recommended:" in out and "all 20 layouts enumerated" in out
+    code, out, err = run(WHIST + ["--no-auction"], capsys)
+    assert code == 0 and "Recommended:" in out and "all 20 layouts enumerated" in out and "Plan: " in out
+    assert "auction model: none" in out
     assert err == ""   # no progress bar when standard error is not a terminal
+
+
+def test_whist_states_the_default_auction_model_and_its_settings(capsys) -> None:
+    # The endgame: the declarer has 5 of the 6 tricks he needs before the last 3; the
+    # default model keeps the layouts where he makes at least 5 (the contract less one).
+    code, out, _ = run(WHIST, capsys)
+    assert code == 0 and "Note: auction model: the default model (an endgame" in out and "rejected" in out
+    code, out, _ = run(WHIST + ["--json"], capsys)
+    model = json.loads(out)["auction"]
+    assert model["max_undertricks"] == 1 and model["min_trumps"] is None   # an endgame: the value test alone
+    code, out, _ = run(WHIST + ["--json", "--auction-max-down", "3", "--auction-min-trumps", "-1"], capsys)
+    answer = json.loads(out)
+    assert answer["auction"]["max_undertricks"] == 3 and answer["run"]["rejected"] == 0
+    assert answer["auction"]["min_trumps"] is None and answer["auction"]["whister_min_tops"] == 1
+    assert "recommended" in answer and answer["plan"].startswith(answer["recommended"].replace("_", "-"))
 
 
 def test_whist_sampled_with_a_convention_option(capsys) -> None:

@@ -27,7 +27,8 @@ CONVENTIONS = ["sochi", "leningrad", "rostov"]
 
 
 def endgame(**extra):
-    arguments = dict(other_decision="pass", unseen=UNSEEN, prior_tricks=PRIOR)
+    """The endgame, every layout counting (no auction model) unless asked."""
+    arguments = dict(other_decision="pass", unseen=UNSEEN, prior_tricks=PRIOR, auction=None)
     arguments.update(extra)
     return whist_request(HAND, TALON, "6s", 1, 2, **arguments)
 
@@ -146,6 +147,49 @@ def test_auction_filter_rejects_layouts_without_trumps() -> None:
     assert advice.run.layouts == with_trump and advice.run.rejected == 20 - with_trump
 
 
+def test_default_auction_model_on_an_endgame_keeps_the_layouts_the_declarer_could_bid() -> None:
+    # An endgame: the model keeps its value test alone (at least the contract less one:
+    # 5 of the whole deal's tricks, 1 of the last 3), checked against the enumeration.
+    advice = advise_whist(whist_request(HAND, TALON, "6s", 1, 2, other_decision="pass", unseen=UNSEEN,
+                                        prior_tricks=PRIOR), RunOptions(workers=1))
+    kept = 0
+    mine, talon, unseen = cards_of(Hand.parse(HAND)), cards_of(Hand.parse(TALON)), cards_of(Hand.parse(UNSEEN))
+    for declarer_cards in itertools.combinations(sorted(unseen), 3):
+        hands = [unseen - set(declarer_cards), frozenset(declarer_cards), mine]
+        best, _ = brute_best_discard(hands, talon, Contract.parse("6s"), 1)
+        kept += PRIOR[1] + best >= 5
+    assert advice.run.layouts == kept and advice.run.rejected == 20 - kept and 0 < kept < 20
+    assert any("auction model: the default model" in note for note in advice.notes)
+
+
+def test_default_auction_model_on_a_full_deal() -> None:
+    # 6♣ by seat 1; seat 0 asks after seat 2 whisted. Every kept layout gives the declarer
+    # at least 4 clubs of his 12 cards and seat 2 (who whisted) an ace or a guarded king.
+    from solver.advice.play import AUCTION_MODEL, ContractPlay, tops
+    request = whist_request(FULL_HAND, FULL_TALON, "6c", 1, 0, other_decision="whist")
+    assert request.auction == AUCTION_MODEL and request.whisters == (2,)
+    advice = advise_whist(request, RunOptions(layouts=30, seed=2, workers=1))
+    off = advise_whist(whist_request(FULL_HAND, FULL_TALON, "6c", 1, 0, other_decision="whist", auction=None),
+                       RunOptions(layouts=30, seed=2, workers=1))
+    assert advice.run.rejected > 0 and off.run.rejected == 0
+    assert advice.declarer_fails.mean < off.declarer_fails.mean
+    from solver.advice.whist_request import layout_space
+    from solver.engine import Solver
+    space, solver = layout_space(request), Solver()
+    play = ContractPlay(request.contract, 1, auction=AUCTION_MODEL, whisters=(2,))
+    for index in range(40):
+        declarer, other = space.sample(7, index)
+        hands = (request.hand, declarer, other)
+        kept = play(hands, request.talon, solver) is not None
+        clubs = sum(1 for card in declarer | request.talon if card.suit == 1)
+        if kept:
+            assert clubs >= 4 and tops(other) >= 1
+        elif clubs >= 4 and tops(other) >= 1:
+            from solver.analysis import best_discard
+            from solver.notation import Deal
+            assert best_discard(Deal(hands, request.talon), 1, "6c", solver=solver).value < 5
+
+
 def _synthetic_run(defence_tricks: dict[int, int]) -> LayoutRun:
     """A finished 'enumeration' whose layouts give these defence tricks (count each)."""
     units = tuple({(10 - t, None): 1} for t, n in defence_tricks.items() for _ in range(n))
@@ -183,6 +227,32 @@ def test_returned_half_whist_is_the_other_defenders_choice() -> None:
     assert half.scenario is chosen.scenario and half.value == chosen.value
 
 
+def test_plan_says_which_later_choices_the_recommendation_counts_on() -> None:
+    # First defender (seat 1 after declarer 0): pass now; if the other half-whists, the
+    # value of "pass" counts on this defender's later choice (accept or return).
+    request = whist_request("AKQJ.AKQ.AKQ.", "...AK", "6h", 0, 1)
+    def run_of(tricks: dict[int, int]) -> LayoutRun:   # defence tricks split evenly, seats 1 and 2
+        units = tuple({(10 - t, (10 - t, t // 2, t - t // 2)): 1} for t, n in tricks.items() for _ in range(n))
+        return LayoutRun(units, len(units), RunStats(len(units), 0, True, True, "done", 0.0, 1, len(units), 0))
+
+    returned = whist_advice_from_run(request, run_of({3: 5, 4: 5}))
+    assert returned.recommended == "pass" and "the other defender is expected to half-whist" in returned.plan
+    assert "return the whist" in returned.plan and "counts on this later choice" in returned.plan
+    for tricks in ({2: 2, 3: 3, 4: 4, 5: 1}, {4: 3, 5: 4, 6: 3}, {0: 5, 1: 5}):
+        advice = whist_advice_from_run(request, run_of(tricks))
+        best = advice.option(advice.recommended)
+        assert advice.plan.startswith(advice.recommended.replace("_", "-") + " now")
+        chosen = best.replies[best.chosen_reply]
+        assert f"the other defender is expected to {chosen.action.replace('_', '-')}" in advice.plan
+        if chosen.replies:   # the other half-whists: this defender accepts or returns later
+            later = chosen.replies[chosen.chosen_reply]
+            assert chosen.chooser == "self" and "when it is your turn again" in advice.plan
+            assert later.value.exact == max(r.value.exact for r in chosen.replies)
+    alone = whist_advice_from_run(whist_request("AKQJ.AKQ.AKQ.", "...AK", "6h", 0, 2, other_decision="whist"),
+                                  run_of({3: 4, 4: 6}))
+    assert alone.plan.endswith("nothing is decided later")
+
+
 def test_first_defender_plays_the_small_game() -> None:
     advice = advise_whist(endgame(other_decision=None, convention="leningrad"), RunOptions(workers=1))
     assert [o.action for o in advice.options] == ["pass", "whist"]
@@ -206,7 +276,7 @@ def test_other_whisted_and_other_half_whisted() -> None:
 
 
 def test_nothing_to_decide_on_a_checked_ten_or_stalingrad() -> None:
-    ten = advise_whist(whist_request(HAND, TALON, "10s", 1, 2, unseen=UNSEEN, prior_tricks=PRIOR),
+    ten = advise_whist(whist_request(HAND, TALON, "10s", 1, 2, unseen=UNSEEN, prior_tricks=PRIOR, auction=None),
                        RunOptions(workers=1))
     assert [o.action for o in ten.options] == ["check"] and ten.advantage is None
     stalingrad = advise_whist(endgame(other_decision=None, options={"stalingrad": True}), RunOptions(workers=1))

@@ -15,7 +15,7 @@ import pytest
 
 from service_support import GUARD, client, client_for, running_server, wait_until  # noqa: F401  (client: a fixture)
 
-from solver.advice import (AuctionFilter, RunOptions, advise_bid, advise_whist, bid_request,
+from solver.advice import (AUCTION_MODEL, AuctionFilter, auction_text, RunOptions, advise_bid, advise_whist, bid_request,
                            enumerate_splits, enumeration_request, whist_request)
 from solver.analysis import discard_text
 from service.client import AnalysisClient, ServiceError, contract_message
@@ -94,6 +94,7 @@ def check_whist(answer: pb.AdviseWhistResponse, expected, workers: int = 2) -> N
     check_run(answer.run, expected.run, workers)
     assert list(answer.notes) == list(expected.notes)
     assert answer.speaking_order == ("first" if expected.request.speaks_first else "second")
+    assert answer.auction_model == auction_text(expected.request.auction_played) and answer.plan == expected.plan
 
 
 def check_contract(message: pb.ContractAdvice, expected) -> None:  # type: ignore[no-untyped-def]
@@ -143,11 +144,25 @@ def test_whist_endgames_exact(client: AnalysisClient, name: str, change: dict) -
     answer = client.advise_whist(**arguments)  # type: ignore[arg-type]
     auction = arguments.pop("auction", None)
     options = arguments.pop("option_overrides", None)
-    expected = advise_whist(whist_request(**arguments, auction=None if auction is None else AuctionFilter(**auction),
+    expected = advise_whist(whist_request(**arguments, auction=AUCTION_MODEL if auction is None else AuctionFilter(**auction),
                                           options=options),  # type: ignore[arg-type]
                             RunOptions(workers=1))
     assert expected.run.complete and answer.run.complete
     check_whist(answer, expected)
+
+
+def test_whist_auction_model_switched_off_and_refused_with_a_filter(client: AnalysisClient) -> None:
+    arguments = dict(hand=HAND, talon=TALON, contract="6s", declarer=1, seat=2, unseen=UNSEEN,
+                     prior_tricks=PRIOR, other_decision="pass")
+    model = client.advise_whist(**arguments)  # type: ignore[arg-type]
+    every = client.advise_whist(**arguments, auction_model="none")  # type: ignore[arg-type]
+    assert model.run.rejected > 0 and every.run.rejected == 0 and every.run.layouts == 20
+    assert model.auction_model.startswith("the default model") and every.auction_model.startswith("none")
+    expected = advise_whist(whist_request(**arguments, auction=None), RunOptions(workers=1))  # type: ignore[arg-type]
+    check_whist(every, expected)
+    with pytest.raises(ServiceError) as error:
+        client.advise_whist(**arguments, auction_model="none", auction={"min_trumps": 1})  # type: ignore[arg-type]
+    assert error.value.code == grpc.StatusCode.INVALID_ARGUMENT and "auction_model" in error.value.message
 
 
 def test_whist_on_a_full_deal_samples_as_the_api_does(client: AnalysisClient) -> None:

@@ -1,4 +1,5 @@
-"""``prefdd whist``, ``prefdd bid`` and ``prefdd enumerate``.
+"""``prefdd whist``, ``prefdd bid`` and ``prefdd enumerate`` (and ``prefdd play``:
+:mod:`solver.advice.play_cli`).
 
     prefdd whist HAND --talon T --contract 6s --declarer S --seat S [--other pass|whist|half_whist]
     prefdd bid HAND --seat S [--talon T] [--contracts all|6s,7s,...]
@@ -21,7 +22,7 @@ import sys
 import threading
 from contextlib import contextmanager
 from dataclasses import replace
-from typing import IO, Any, Iterator
+from typing import Any, Iterator
 
 from .. import cli_args
 from ..notation import SEAT_NAMES
@@ -30,7 +31,7 @@ from .enumeration import Enumeration, enumerate_splits, enumeration_request
 from .errors import AdviceError
 from .jsonio import bid_json, enumeration_json, whist_json
 from .parallel import RunOptions, RunStats
-from .play import AuctionFilter
+from .play import AUCTION_MODEL, AuctionFilter
 from .progress import ProgressBar
 from .stats import Estimate
 from .whist import WhistAdvice, WhistOption, advise_whist, whist_request
@@ -149,7 +150,7 @@ def _option_lines(option: WhistOption, depth: int) -> list[str]:
     head = f"{indent}{option.action:<11}{_value(option.value)}{fails}   — {option.description}"
     lines = [head]
     if option.replies:
-        chosen = next(r for r in option.replies if r.scenario is option.scenario and r.value == option.value)
+        chosen = option.replies[option.chosen_reply or 0]
         who = "the other defender chooses (modelled" if option.chooser == "other" else "you choose (best"
         lines.append(f"{indent}  then {who}: {chosen.action}); values for you / the other defender:")
         for reply in option.replies:
@@ -189,6 +190,7 @@ def format_whist(advice: WhistAdvice) -> str:
                      f"(ahead by {advice.advantage.mean:.2f}"
                      + ("" if advice.advantage.exact is not None else f" ± {advice.advantage.std_error:.2f}")
                      + " whists)")
+    lines.append(f"Plan: {advice.plan}")
     lines.append(f"Declarer fails: {_percent(advice.declarer_fails.mean)}; his tricks: "
                  + _distribution(advice.declarer_tricks))
     if advice.split:
@@ -232,15 +234,20 @@ def format_enumeration(result: Enumeration) -> str:
 
 
 def _auction(args: argparse.Namespace) -> AuctionFilter | None:
-    if not (args.auction or args.auction_min_trumps is not None or args.auction_max_down is not None):
+    """The auction model (the default), its tests changed one by one, or none."""
+    changed = (args.auction_min_trumps, args.auction_max_down, args.auction_whister_tops)
+    if args.no_auction:
+        if any(value is not None for value in changed):
+            raise AdviceError("--no-auction cannot be combined with --auction-* settings")
         return None
-    defaults = AuctionFilter()
-    return AuctionFilter(
-        args.auction_min_trumps if args.auction_min_trumps is not None else defaults.min_trumps,
-        args.auction_max_down if args.auction_max_down is not None else defaults.max_undertricks)
+    model = AUCTION_MODEL
+    return AuctionFilter(*(model_value if value is None else (None if value < 0 else value)
+                           for value, model_value in zip(changed, (model.min_trumps, model.max_undertricks,
+                                                                   model.whister_min_tops))))
 
 
-def run_whist(args: argparse.Namespace, out: IO[str]) -> int:
+def run_whist(args: argparse.Namespace) -> int:
+    out = sys.stdout
     request = whist_request(args.hand, args.talon, args.contract, args.declarer, args.seat,
                             other_decision=args.other, convention=args.convention,
                             options=_options(args.option), played=args.played or "", unseen=args.unseen,
@@ -252,7 +259,8 @@ def run_whist(args: argparse.Namespace, out: IO[str]) -> int:
     return 0
 
 
-def run_bid(args: argparse.Namespace, out: IO[str]) -> int:
+def run_bid(args: argparse.Namespace) -> int:
+    out = sys.stdout
     request = bid_request(args.hand, args.seat, talon=args.talon, convention=args.convention,
                           options=_options(args.option), contracts=args.contracts, defence=args.defence,
                           unseen=args.unseen, prior_tricks=args.prior_tricks, four_players=args.four_players)
@@ -262,7 +270,8 @@ def run_bid(args: argparse.Namespace, out: IO[str]) -> int:
     return 0
 
 
-def run_enumerate(args: argparse.Namespace, out: IO[str]) -> int:
+def run_enumerate(args: argparse.Namespace) -> int:
+    out = sys.stdout
     request = enumeration_request(args.hand, args.declarer, args.contract, discard=args.discard,
                                   defenders=args.defenders, convention=args.convention,
                                   options=_options(args.option), defence=args.defence,
@@ -275,7 +284,7 @@ def run_enumerate(args: argparse.Namespace, out: IO[str]) -> int:
 
 
 def register(subparsers: Any) -> None:
-    """Add ``whist``, ``bid`` and ``enumerate`` to the ``prefdd`` command line."""
+    """Add ``whist``, ``bid``, ``enumerate`` and ``play`` to the ``prefdd`` command line."""
     whist = subparsers.add_parser(
         "whist", help="whist or pass: each option's expected value over the hidden cards",
         description="The defender's question: the expected single-deal value of each option (pass, "
@@ -297,15 +306,22 @@ def register(subparsers: Any) -> None:
                        help="the declarer's discard: his double-dummy best (default) or uniform among "
                             "those that keep the contract makeable")
     whist.add_argument("--auction", action="store_true",
-                       help="reject layouts the declarer could not reasonably have bid from "
-                            "(at least 4 trumps, at most 2 down double dummy)")
-    whist.add_argument("--auction-min-trumps", type=int, help="auction filter: fewest trumps in his 12 cards")
-    whist.add_argument("--auction-max-down", type=int, help="auction filter: most undertricks double dummy")
+                       help="the auction model (the default): keep only layouts the declarer could reasonably "
+                            "have bid from (at least 4 trumps, at most 1 down double dummy with his best "
+                            "discard) and where a partner who whisted holds an ace or a guarded king")
+    whist.add_argument("--no-auction", action="store_true",
+                       help="no auction model: every layout of the hidden cards counts the same")
+    whist.add_argument("--auction-min-trumps", type=int,
+                       help="auction model: fewest trumps in his 12 cards (default 4; -1: no test)")
+    whist.add_argument("--auction-max-down", type=int,
+                       help="auction model: most undertricks double dummy (default 1; -1: no test)")
+    whist.add_argument("--auction-whister-tops", type=int,
+                       help="auction model: fewest tops of a partner who whisted (default 1; -1: no test)")
     whist.add_argument("--split", action="store_true",
                        help="always count the defenders' split of tricks along the solver's line")
     whist.add_argument("--four-players", action="store_true", help="score a 4-player game (the dealer sits out)")
     _add_common(whist, 1000)
-    whist.set_defaults(run=run_whist)
+    whist.set_defaults(func=run_whist)
 
     bid = subparsers.add_parser(
         "bid", help="which contract: chance and expected value of every contract",
@@ -322,7 +338,7 @@ def register(subparsers: Any) -> None:
     bid.add_argument("--prior-tricks", type=_tricks, default=(0, 0, 0), help="endgames: tricks before, by seat")
     bid.add_argument("--four-players", action="store_true", help="score a 4-player game")
     _add_common(bid, 200)
-    bid.set_defaults(run=run_bid)
+    bid.set_defaults(func=run_bid)
 
     enumerate_ = subparsers.add_parser(
         "enumerate", help="every split of the defenders' cards, exactly",
@@ -340,4 +356,7 @@ def register(subparsers: Any) -> None:
                             help="endgames: tricks before, by seat")
     enumerate_.add_argument("--four-players", action="store_true", help="score a 4-player game")
     _add_common(enumerate_, None)
-    enumerate_.set_defaults(run=run_enumerate, mode="exact")
+    enumerate_.set_defaults(func=run_enumerate, mode="exact")
+
+    from . import play_cli  # it reads this module's shared options
+    play_cli.register(subparsers)

@@ -51,6 +51,7 @@ def _option_json(option: WhistOption) -> dict[str, Any]:
     }
     if option.replies:
         result["chooser"] = option.chooser
+        result["chosen_reply"] = option.chosen_reply
         result["replies"] = [_option_json(reply) for reply in option.replies]
     return result
 
@@ -65,7 +66,10 @@ def whist_json(advice: WhistAdvice) -> dict[str, Any]:
         "other_decision": None if r.other_decision is None else r.other_decision.value,
         "convention": r.convention.name,
         "discard_model": r.discard_model.value,
+        "auction": None if r.auction_played is None else
+        {**r.auction_played.as_dict(), "description": r.auction_played.describe()},
         "recommended": advice.recommended,
+        "plan": advice.plan,
         "sureness": round(advice.sureness, 6),
         "advantage": None if advice.advantage is None else estimate_json(advice.advantage),
         "options": [_option_json(option) for option in advice.options],

@@ -28,7 +28,7 @@ from typing import Iterator
 from ..notation import Hand
 from .errors import AdviceError
 
-__all__ = ["LayoutSpace", "revolving_door", "layout_rng"]
+__all__ = ["LayoutSpace", "check_parts", "revolving_door", "layout_rng"]
 
 
 def layout_rng(seed: int, index: int) -> random.Random:
@@ -85,6 +85,20 @@ def _card_indices(mask: int) -> tuple[int, ...]:
     return tuple(card.index for card in Hand(mask).cards())
 
 
+def check_parts(free: Hand, sizes: tuple[int, ...], fixed: tuple[Hand, ...]) -> None:
+    """The ``free`` cards fill parts of ``sizes`` exactly, and no card is
+    both free and fixed, or fixed in two parts."""
+    if any(size < 0 for size in sizes):
+        raise AdviceError(f"a part cannot receive a negative number of cards: {sizes}")
+    if sum(sizes) != len(free):
+        raise AdviceError(f"{len(free)} unseen cards cannot fill parts of {'+'.join(map(str, sizes))} cards")
+    seen = free.mask
+    for part in fixed:
+        if part.mask & seen:
+            raise AdviceError(f"card {Hand(part.mask & seen).cards()[0]} is placed twice")
+        seen |= part.mask
+
+
 @dataclass(frozen=True)
 class LayoutSpace:
     """The ways the ``free`` cards can be dealt into parts of ``sizes``
@@ -97,16 +111,7 @@ class LayoutSpace:
     def __post_init__(self) -> None:
         if len(self.sizes) != len(self.fixed) or len(self.sizes) < 2:
             raise AdviceError("a layout space needs at least two parts, each with a size and fixed cards")
-        if any(size < 0 for size in self.sizes):
-            raise AdviceError(f"a part cannot receive a negative number of cards: {self.sizes}")
-        if sum(self.sizes) != len(self.free):
-            raise AdviceError(f"{len(self.free)} unseen cards cannot fill parts of "
-                              f"{'+'.join(map(str, self.sizes))} cards")
-        seen = self.free.mask
-        for part in self.fixed:
-            if part.mask & seen:
-                raise AdviceError(f"card {Hand(part.mask & seen).cards()[0]} is placed twice")
-            seen |= part.mask
+        check_parts(self.free, self.sizes, self.fixed)
 
     def count(self) -> int:
         """How many layouts there are (the multinomial coefficient)."""

@@ -26,11 +26,23 @@ and each seat's tricks counted along it. It is one optimal line among possibly
 many; the declarer's total along it is always his double-dummy value, the
 defenders' shares are the convention of this line.
 
-Auction inference (optional, :class:`AuctionFilter`): a layout is rejected when
-its declarer could not reasonably have named the contract: fewer than
-``min_trumps`` trumps among his 12 cards (suit contracts), or a double-dummy
-best-discard value more than ``max_undertricks`` short of the contract
-(misère: caught for more than ``max_undertricks`` tricks).
+Auction inference (:class:`AuctionFilter`): a layout is rejected when its
+declarer could not reasonably have named the contract, or when a defender who
+said "whist" could not reasonably have whisted:
+ - fewer than ``min_trumps`` trumps among the declarer's 12 cards (suit
+   contracts);
+ - a double-dummy best-discard value more than ``max_undertricks`` short of
+   the contract (misère: caught for more than ``max_undertricks`` tricks);
+ - a defender known to have whisted holding fewer than ``whister_min_tops``
+   tops: aces, and kings with at least one more card of their suit.
+The trump and tops tests read the hands given; for an endgame given by its
+unseen cards the default model keeps the value test alone
+(:func:`auction_model_for`).
+
+:data:`AUCTION_MODEL` is the default model of the whist advice: at least 4
+trumps, at most 1 down double dummy with the best discard (the contract less
+one), and a whisting partner with at least one top. A passing defender implies
+nothing (players pass strong hands too, to let the other whist or to half-whist).
 """
 from __future__ import annotations
 
@@ -48,8 +60,11 @@ from .errors import AdviceError
 from .stats import Number
 
 __all__ = [
+    "AUCTION_MODEL",
     "AuctionFilter",
     "ContractPlay",
+    "auction_model_for",
+    "auction_text",
     "DiscardModel",
     "OutcomeKey",
     "discard_classes",
@@ -71,17 +86,41 @@ class AuctionFilter:
 
     min_trumps: int | None = 4
     max_undertricks: int | None = 2
+    whister_min_tops: int | None = None
 
     def __post_init__(self) -> None:
-        for name in ("min_trumps", "max_undertricks"):
+        for name in ("min_trumps", "max_undertricks", "whister_min_tops"):
             value = getattr(self, name)
             if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 12):
                 raise AdviceError(f"auction filter: {name} must be a whole number 0..12 or None, got {value!r}")
+
+    def describe(self) -> str:
+        """The model in words (for the advice's output)."""
+        parts = []
+        if self.min_trumps is not None:
+            parts.append(f"the declarer holds at least {self.min_trumps} trumps in his 12 cards (suit contracts)")
+        if self.max_undertricks is not None:
+            parts.append("his double-dummy best-discard value is at least the contract"
+                         + (f" less {self.max_undertricks}" if self.max_undertricks else "")
+                         + f" (misère: caught for at most {self.max_undertricks})")
+        if self.whister_min_tops is not None:
+            parts.append(f"a defender who said whist holds at least {self.whister_min_tops} top(s) "
+                         "(aces, kings with another card of the suit)")
+        return "; ".join(parts) if parts else "no test: every layout counts"
+
+    def as_dict(self) -> dict[str, int | None]:
+        return {"min_trumps": self.min_trumps, "max_undertricks": self.max_undertricks,
+                "whister_min_tops": self.whister_min_tops}
 
     def trumps_ok(self, contract: Contract, pool: Hand) -> bool:
         if self.min_trumps is None or contract.kind is not ContractKind.TRICKS or contract.trump == NO_TRUMP:
             return True
         return sum(1 for card in pool if card.suit == contract.trump) >= self.min_trumps
+
+    def whister_ok(self, hand: Hand) -> bool:
+        if self.whister_min_tops is None:
+            return True
+        return tops(hand) >= self.whister_min_tops
 
     def value_ok(self, contract: Contract, value: int, prior: int) -> bool:
         """``value`` is the best-discard value of the hands given; ``prior`` the
@@ -92,6 +131,39 @@ class AuctionFilter:
             return prior + value <= self.max_undertricks
         assert contract.level is not None
         return prior + value >= contract.level - self.max_undertricks
+
+
+AUCTION_MODEL = AuctionFilter(min_trumps=4, max_undertricks=1, whister_min_tops=1)
+"""The default auction model of the whist advice (see the module)."""
+AUCTION_MODEL_ENDGAME = AuctionFilter(min_trumps=None, max_undertricks=AUCTION_MODEL.max_undertricks)
+"""The default model on an endgame given by its unseen cards: the value test alone."""
+
+
+def auction_model_for(auction: AuctionFilter | None, hand_size: int) -> AuctionFilter | None:
+    """The filter a request plays with: the default model on an endgame
+    (fewer than 10 cards a hand) tests the declarer's value alone, the hands
+    being too short for trump lengths and tops."""
+    if auction == AUCTION_MODEL and hand_size < 10:
+        return AUCTION_MODEL_ENDGAME
+    return auction
+
+
+def auction_text(auction: AuctionFilter | None) -> str:
+    """The auction model a run played, in words."""
+    if auction is None:
+        return "none (every layout of the hidden cards counts the same)"
+    if auction == AUCTION_MODEL_ENDGAME:
+        return "the default model (an endgame: the value test alone): " + auction.describe()
+    return ("the default model: " if auction == AUCTION_MODEL else "") + auction.describe()
+
+
+def tops(hand: Hand) -> int:
+    """Aces, and kings with at least one more card of their suit."""
+    count = 0
+    for suit in range(4):
+        held = [card.rank for card in hand if card.suit == suit]
+        count += (7 in held) + (6 in held and len(held) >= 2)
+    return count
 
 
 def made(contract: Contract, declarer_tricks: int) -> bool:
@@ -176,6 +248,8 @@ class ContractPlay:
     model: DiscardModel = DiscardModel.BEST
     split: bool = False
     auction: AuctionFilter | None = None
+    whisters: tuple[int, ...] = ()
+    """Seats known to have said whist (the auction model's tops test)."""
 
     def __call__(self, hands: tuple[Hand, Hand, Hand], talon: Hand,
                  solver: Solver) -> dict[Hashable, Number] | None:
@@ -183,8 +257,11 @@ class ContractPlay:
         (weights adding up to 1), or None when the layout is rejected."""
         deal = Deal(hands, talon)
         pool = hands[self.declarer] | talon
-        if self.auction is not None and not self.auction.trumps_ok(self.contract, pool):
-            return None
+        if self.auction is not None:
+            if not self.auction.trumps_ok(self.contract, pool):
+                return None
+            if not all(self.auction.whister_ok(hands[seat]) for seat in self.whisters):
+                return None
         if self.model is DiscardModel.UNIFORM:
             outcome = self._uniform(deal, pool, solver)
             if outcome is not False:

@@ -35,8 +35,15 @@ Choices where the issue is silent:
    those cards where they were played and the play is legal for it (the other
    defender's voids are dealt to the declarer directly); each kept layout
    counts the same.
- - The declarer's and the other defender's hands are dealt from the unseen
-   cards uniformly (no inference from the auction unless asked for).
+ - The auction model (default :data:`~solver.advice.play.AUCTION_MODEL`): the
+   declarer's and the other defender's hands are dealt from the unseen cards
+   uniformly, and a layout is kept only when the declarer could reasonably
+   have named the contract (at least 4 trumps among his 12 cards for a suit
+   contract; his double-dummy best-discard value at least the contract less
+   one) and a partner who said whist holds at least one top (an ace, or a
+   king with another card of its suit). ``auction=None`` keeps every layout;
+   an :class:`~solver.advice.play.AuctionFilter` loosens or tightens the
+   tests. The model is stated in the advice (``auction``, notes).
  - An endgame (fewer than 10 cards a hand) needs the unseen cards and the
    tricks taken before it by each seat, which must add up to 10 − hand size.
  - The speaking order follows from the seats: play goes clockwise 0 → 1 → 2,
@@ -55,12 +62,13 @@ from ..notation import Hand
 from ..scoring import Decision
 from .errors import AdviceError
 from .parallel import LayoutRun, RunOptions, RunStats, run_layouts
-from .play import ContractPlay, made
+from .play import ContractPlay, auction_text, made
 from .stats import Estimate, Number, merge_units, sureness
 from .values import Scenario, Valuer
 from .whist_request import WhistRequest, layout_space, stalingrad, ten_checked, whist_request
 
-__all__ = ["WhistRequest", "WhistOption", "WhistAdvice", "advise_whist", "whist_advice_from_run", "whist_request"]
+__all__ = ["WhistRequest", "WhistOption", "WhistAdvice", "advise_whist", "plan_words", "whist_advice_from_run",
+           "whist_request"]
 
 
 @dataclass(frozen=True)
@@ -86,6 +94,8 @@ class WhistOption:
     layouts: int
     chooser: str | None = None
     replies: tuple["WhistOption", ...] = ()
+    chosen_reply: int | None = None
+    """Index of the reply the chooser is modelled to take."""
 
 
 @dataclass(frozen=True)
@@ -108,6 +118,8 @@ class WhistAdvice:
     """Distribution of (this defender's, the other's) tricks along the solver's line, when counted."""
     run: RunStats
     notes: tuple[str, ...] = field(default=())
+    plan: str = ""
+    """The recommendation with the later choices it counts on, in words (:func:`plan_words`)."""
 
     def option(self, action: str) -> WhistOption:
         for option in self.options:
@@ -220,7 +232,7 @@ class _Scorer:
         chosen = replies[pick]
         return WhistOption(node.action, node.description, chosen.scenario, chosen.value, chosen.other_value,
                            chosen.declarer_value, chosen.declarer_fails, chosen.defence_tricks, chosen.layouts,
-                           node.chooser, replies)
+                           node.chooser, replies, pick)
 
 
 def _mean(value: Estimate) -> float:
@@ -234,7 +246,8 @@ def advise_whist(request: WhistRequest, options: RunOptions | None = None) -> Wh
     leaves = {leaf for node in tree for leaf in node.leaves()}
     play = ContractPlay(request.contract, request.declarer, request.leader, request.played,
                         request.prior_tricks, request.discard_model,
-                        request.split or any(leaf.needs_split for leaf in leaves), request.auction)
+                        request.split or any(leaf.needs_split for leaf in leaves), request.auction_played,
+                        request.whisters)
     space = layout_space(request)
 
     def evaluate(parts: tuple[Hand, ...], solver: Solver) -> dict[Hashable, Number] | None:
@@ -253,7 +266,9 @@ def whist_advice_from_run(request: WhistRequest, run: LayoutRun) -> WhistAdvice:
     if run.stats.layouts == 0:
         if run.stats.stopped != "done":
             raise AdviceError(f"the run was {run.stats.stopped} before any layout was finished")
-        raise AdviceError("no layout of the hidden cards fits what is known (cards played, auction filter)")
+        raise AdviceError("no layout of the hidden cards fits what is known (cards played, auction model: "
+                          f"{auction_text(request.auction_played)}); loosen the model or switch it off "
+                          "(auction=None, --no-auction, AUCTION_MODEL_NONE)")
     scorer = _Scorer(request, run)
     answers = tuple(scorer.option(node) for node in tree)
     ranked = sorted(range(len(answers)), key=lambda i: (-_mean(answers[i].value), i))
@@ -277,11 +292,39 @@ def whist_advice_from_run(request: WhistRequest, run: LayoutRun) -> WhistAdvice:
             pair = (seats[request.seat], seats[request.other])
             split[pair] = split.get(pair, 0.0) + float(weight / scorer.weight)
     fails = scorer.estimate(lambda key: 0 if made(request.contract, key[0]) else 1)  # type: ignore[index]
-    notes = ["light and dark whist play the same double dummy and score the same (scoring spec §3.4)"]
+    auction = request.auction_played
+    notes = ["auction model: " + auction_text(auction),
+             "light and dark whist play the same double dummy and score the same (scoring spec §3.4)"]
     if ties:
         notes.append(f"worth the same as {best.action} on every layout: {', '.join(ties)}")
     if any(answer.chooser == "other" for answer in answers) or any(
             reply.chooser == "other" for answer in answers for reply in answer.replies):
         notes.append("the other defender is modelled to choose the reply worth most to him over these layouts")
     return WhistAdvice(request, answers, best.action, sure, advantage, declarer_tricks, fails, split,
-                       run.stats, tuple(notes))
+                       run.stats, tuple(notes), plan_words(best))
+
+
+_VERBS = {"pass": "pass", "whist": "whist", "half_whist": "half-whist", "accept": "let the half-whist stand",
+          "return": "return the whist", "check": "check"}
+
+
+def plan_words(option: WhistOption) -> str:
+    """The recommended option and the replies it is valued with, in words:
+    whose choice each later step is, and what it is worth when it is the
+    asking defender's own (a plan that pays only if he takes it then)."""
+    words = [f"{_VERBS.get(option.action, option.action)} now ({option.description})"]
+    node = option
+    while node.replies and node.chosen_reply is not None:
+        chosen = node.replies[node.chosen_reply]
+        if node.chooser == "self":
+            matters = any(reply.value != chosen.value for reply in node.replies)
+            words.append(f"then, when it is your turn again, {_VERBS.get(chosen.action, chosen.action)} "
+                         f"({chosen.description})"
+                         + (": the recommendation counts on this later choice" if matters else ""))
+        else:
+            words.append(f"the other defender is expected to {_VERBS.get(chosen.action, chosen.action)} "
+                         f"({chosen.description})")
+        node = chosen
+    if len(words) == 1:
+        return words[0] + "; nothing is decided later"
+    return "; ".join(words)

@@ -13,7 +13,7 @@ from .errors import AdviceError
 from .inputs import (FULL_DECK, card_names, check_prior, check_seat, parse_convention, parse_decision,
                      parse_discard_model, parse_hand, parse_played)
 from .layouts import LayoutSpace
-from .play import AuctionFilter, DiscardModel
+from .play import AUCTION_MODEL, AuctionFilter, DiscardModel, auction_model_for
 
 __all__ = ["WhistRequest", "whist_request", "layout_space", "ten_checked", "stalingrad"]
 
@@ -41,7 +41,10 @@ class WhistRequest:
     prior_tricks: tuple[int, int, int] = (0, 0, 0)
     """Endgames: each seat's tricks before these hands."""
     discard_model: DiscardModel = DiscardModel.BEST
-    auction: AuctionFilter | None = None
+    auction: AuctionFilter | None = AUCTION_MODEL
+    """Which layouts the declarer (and a whisting partner) could have spoken from:
+    the default auction model (:data:`~solver.advice.play.AUCTION_MODEL`), another
+    filter, or None for every layout alike."""
     split: bool = False
     """Also count the defenders' split along the solver's line when no option needs it."""
     four_players: bool = False
@@ -61,6 +64,17 @@ class WhistRequest:
     @property
     def speaks_first(self) -> bool:
         return self.seat == self.first_defender
+
+    @property
+    def auction_played(self) -> AuctionFilter | None:
+        """The auction filter the layouts are tested with (the default model
+        on an endgame keeps its value test alone)."""
+        return auction_model_for(self.auction, len(self.hand))
+
+    @property
+    def whisters(self) -> tuple[int, ...]:
+        """Seats known to have said whist: the other defender, when he did."""
+        return (self.other,) if self.other_decision is Decision.WHIST else ()
 
     @property
     def hidden(self) -> Hand:
@@ -83,7 +97,7 @@ def whist_request(
     unseen: Hand | str | None = None,
     prior_tricks: Sequence[int] = (0, 0, 0),
     discard_model: DiscardModel | str = "best",
-    auction: AuctionFilter | None = None,
+    auction: AuctionFilter | None = AUCTION_MODEL,
     split: bool = False,
     four_players: bool = False,
 ) -> WhistRequest:

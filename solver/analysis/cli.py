@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import threading
-from typing import IO, Any, Callable, TypeVar
+from typing import Any, Callable, TypeVar
 
 from ..engine import Solver
 from .. import cli_args
@@ -205,7 +206,8 @@ def run_stoppable(work: Callable[[], T], solver: Solver) -> T:
     return outcome["value"]
 
 
-def run_analyze(args: argparse.Namespace, out: IO[str]) -> int:
+def run_analyze(args: argparse.Namespace) -> int:
+    out = sys.stdout
     solver = Solver()
     answer, text = run_stoppable(lambda: analyze(args, solver), solver)
     if args.json:
@@ -230,4 +232,4 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--four-players", action="store_true",
                         help="all-pass: the sitting dealer owns the talon tricks")
     parser.add_argument("--json", action="store_true", help="JSON output")
-    parser.set_defaults(run=run_analyze)
+    parser.set_defaults(func=run_analyze)

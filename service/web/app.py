@@ -1,0 +1,252 @@
+"""The HTTP side of ``prefdd serve``: the page at ``/`` and the JSON API under ``/api/v1/``.
+
+A Starlette application over the same :class:`~service.pool.SolverPool` and
+:class:`~service.advice_runs.AdviceRuns` as the gRPC service, so both share
+the solvers, the limits and the logs.
+
+* ``POST /api/v1/solve``: one ``prefdd batch`` request object, its answer
+  object; ``/analyze``, ``/position``, ``/whist``, ``/bid``, ``/enumerate``
+  and ``/score`` answer what their commands print with ``--json``
+  (:mod:`service.web.calls`). ``GET /api/v1/openapi.json`` describes them.
+* Bad input: HTTP 400 with ``{"error": message}``, the message the command
+  line prints. A limit: 429 (advice slots, calls at once) or 413 (a body
+  too large), naming the limit. A missing or wrong token: 401.
+* Deadlines: a call gets ``timeout`` seconds (the server's ``--http-timeout``,
+  or less with ``?timeout=S``). When it passes, the search is stopped (the
+  pool job is cancelled; an advice run's time budget never outlasts the
+  deadline) and the answer is 504 with ``{"error": ...}``.
+* One JSON log line per call on the ``service`` logger, as for gRPC calls:
+  method, path, status, duration, request id (``X-Request-Id``, made up when
+  the client sends none, and echoed).
+
+Starlette is used for routing, request parsing and static files; uvicorn
+serves it (:mod:`service.web.server`). The page needs no templates: it is one
+static HTML file, a stylesheet and a JavaScript module, all served from
+``service/web/static`` with no network at view time.
+"""
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+import logging
+import math
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Awaitable, Callable
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from ..advice_calls import (BudgetChoice, LayoutLimitExceeded, bid_layouts, check_layouts, enumeration_layouts,
+                            whist_layouts)
+from ..advice_runs import AdviceBusy, AdviceRuns, CallEnded
+from ..pool import Job, JobCancelled, SolverPool
+from . import calls
+from .openapi import openapi
+
+__all__ = ["WebConfig", "create_app"]
+
+LOGGER = logging.getLogger("service")
+STATIC = Path(__file__).resolve().parent / "static"
+
+
+@dataclass(frozen=True)
+class WebConfig:
+    """The HTTP API's limits (``prefdd serve --http-*``)."""
+
+    timeout: float = 60.0
+    """Seconds a call may take at most; a client may ask for less with ``?timeout=``."""
+    max_body_bytes: int = 1 << 20
+    max_concurrent: int = 64
+    """Calls served at once; more answer 429."""
+    max_advice_layouts: int = 200_000
+    auth_token: str | None = field(default=None, repr=False)
+    """If set, every ``/api/`` call but ``openapi.json`` needs ``Authorization: Bearer <token>``."""
+
+
+class HttpError(Exception):
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class _Deadline:
+    """What :class:`AdviceRuns` asks of a call, for an HTTP request: its time left."""
+
+    def __init__(self, seconds: float) -> None:
+        self._end = time.monotonic() + seconds
+        self._callbacks: list[Callable[[], None]] = []
+
+    def add_callback(self, callback: Callable[[], None]) -> bool:
+        self._callbacks.append(callback)
+        return True
+
+    def time_remaining(self) -> float:
+        return self._end - time.monotonic()
+
+    def is_active(self) -> bool:
+        return self.time_remaining() > 0
+
+    def end(self) -> None:
+        for callback in self._callbacks:
+            callback()
+
+
+def create_app(pool: SolverPool, advice: AdviceRuns, config: WebConfig = WebConfig()) -> Starlette:
+    """The page and the JSON API over ``pool`` and ``advice``."""
+    slots = asyncio.Semaphore(config.max_concurrent)
+
+    async def body_of(request: Request) -> Any:
+        length = request.headers.get("content-length")
+        if length is not None and length.isdigit() and int(length) > config.max_body_bytes:
+            raise HttpError(413, f"the request body has {length} bytes; the limit is {config.max_body_bytes}")
+        raw = b""
+        async for chunk in request.stream():
+            raw += chunk
+            if len(raw) > config.max_body_bytes:
+                raise HttpError(413, f"the request body is over the limit of {config.max_body_bytes} bytes")
+        try:
+            return json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
+        except UnicodeDecodeError as error:
+            raise HttpError(400, f"the request body is not UTF-8: {error}") from None
+        except (ValueError, RecursionError) as error:
+            raise HttpError(400, f"the request body is not JSON: {error}") from None
+
+    def timeout_of(request: Request) -> float:
+        text = request.query_params.get("timeout")
+        if text is None:
+            return config.timeout
+        try:
+            asked = float(text)
+        except ValueError:
+            asked = math.nan
+        if not (math.isfinite(asked) and asked > 0):
+            raise HttpError(400, f"timeout must be a positive number of seconds, got {text!r}")
+        return min(asked, config.timeout)
+
+    def authorize(request: Request) -> None:
+        if config.auth_token is None:
+            return
+        given = request.headers.get("authorization", "").encode()
+        if not hmac.compare_digest(given, f"Bearer {config.auth_token}".encode()):
+            raise HttpError(401, "missing or wrong bearer token")
+
+    async def on_pool(work: Callable[[Any], Any], body: Any, seconds: float) -> Any:
+        job: Job[Any] = pool.submit(lambda solver: work(body, solver))
+        loop = asyncio.get_running_loop()
+        done = loop.create_future()
+        job.add_done_callback(lambda _job: loop.call_soon_threadsafe(_settle, done))
+        try:
+            await asyncio.wait_for(done, seconds)
+        except asyncio.TimeoutError:
+            job.cancel()
+            raise HttpError(504, f"the deadline of {seconds:g} s passed; the search was stopped") from None
+        except asyncio.CancelledError:  # the client went away
+            job.cancel()
+            raise
+        try:
+            return job.result()
+        except JobCancelled:
+            raise HttpError(504, "the search was stopped") from None
+
+    async def advice_run(kind: str, body: Any, seconds: float) -> Any:
+        call = calls.advice_call(kind, body)
+        budget = BudgetChoice(call.layouts, call.seconds, call.seed, call.mode)
+        try:
+            check_layouts(budget, calls_layouts(call), config.max_advice_layouts)
+        except LayoutLimitExceeded as error:
+            raise HttpError(429, str(error)) from None
+        deadline = _Deadline(seconds)
+        try:
+            return await run_in_threadpool(advice.run, deadline, budget, call.run)  # type: ignore[arg-type]
+        except AdviceBusy as error:
+            raise HttpError(429, str(error)) from None
+        except CallEnded as error:
+            raise HttpError(504, str(error)) from None
+        finally:
+            deadline.end()
+
+    def endpoint(name: str, run: Callable[[Any, float], Awaitable[Any]]) -> Route:
+        async def handle(request: Request) -> Response:
+            started = time.perf_counter()
+            request_id = request.headers.get("x-request-id", "")[:64] or uuid.uuid4().hex[:16]
+            status, answer, error = 200, None, None
+            try:
+                authorize(request)
+                if slots.locked():
+                    raise HttpError(429, f"the server serves at most {config.max_concurrent} calls at once; "
+                                         "try again later")
+                async with slots:
+                    seconds = timeout_of(request)
+                    answer = await run(await body_of(request), seconds)
+            except HttpError as failure:
+                status, error = failure.status, str(failure)
+            except ValueError as failure:  # the request's own error, as the command line says it
+                status, error = 400, str(failure)
+            except Exception:
+                LOGGER.exception("unexpected error in %s", request.url.path)
+                status, error = 500, "internal error in the analysis server (logged)"
+            _log(request, name, status, started, request_id, error)
+            content = answer if error is None else {"error": error}
+            return JSONResponse(content, status_code=status, headers={"x-request-id": request_id})
+
+        return Route(f"/api/v1/{name}", handle, methods=["POST"])
+
+    def pooled(work: Callable[[Any, Any], Any]) -> Callable[[Any, float], Awaitable[Any]]:
+        return lambda body, seconds: on_pool(work, body, seconds)
+
+    def advised(kind: str) -> Callable[[Any, float], Awaitable[Any]]:
+        return lambda body, seconds: advice_run(kind, body, seconds)
+
+    async def scored(body: Any, seconds: float) -> Any:
+        return await on_pool(lambda request, _solver: calls.score(request), body, seconds)
+
+    async def openapi_json(_request: Request) -> Response:
+        return JSONResponse(openapi())
+
+    async def page(_request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", media_type="text/html; charset=utf-8")
+
+    routes = [
+        endpoint("solve", pooled(calls.solve)),
+        endpoint("analyze", pooled(calls.analyze)),
+        endpoint("position", pooled(calls.position)),
+        endpoint("score", scored),
+        *(endpoint(kind, advised(kind)) for kind in ("whist", "bid", "enumerate")),
+        Route("/api/v1/openapi.json", openapi_json, methods=["GET"]),
+        Route("/", page, methods=["GET"]),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    return Starlette(routes=routes)
+
+
+def calls_layouts(call: calls.AdviceCall) -> int:
+    """How many layouts the run has (the server's layout limit counts them)."""
+    counter = {"whist": whist_layouts, "bid": bid_layouts, "enumerate": enumeration_layouts}[call.kind]
+    return counter(call.request)  # type: ignore[arg-type]
+
+
+def _settle(future: asyncio.Future) -> None:
+    if not future.done():
+        future.set_result(None)
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _log(request: Request, name: str, status: int, started: float, request_id: str, error: str | None) -> None:
+    fields: dict[str, Any] = {"event": "http", "method": f"/api/v1/{name}", "status": status,
+                              "duration_ms": round((time.perf_counter() - started) * 1000, 3),
+                              "peer": request.client.host if request.client else "", "request_id": request_id}
+    if error is not None:
+        fields["error"] = error[:300]
+    level = logging.WARNING if status >= 500 else logging.INFO
+    LOGGER.log(level, "POST /api/v1/%s %d %.1f ms", name, status, fields["duration_ms"], extra={"fields": fields})

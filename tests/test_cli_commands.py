@@ -1,0 +1,104 @@
+"""How ``prefdd`` is put together: the subcommands, their one dispatch
+convention, commands registered by other packages, the version, and the
+layering (solver/ never imports service/)."""
+from __future__ import annotations
+
+import argparse
+import ast
+import os
+import subprocess
+import sys
+from importlib import metadata
+from pathlib import Path
+
+import solver
+from solver import cli
+
+from conftest import REPO
+
+
+def _subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return dict(action.choices)
+
+
+def test_every_subcommand_sets_func_and_nothing_else() -> None:
+    commands = _subcommands(cli.build_parser())
+    expected = {"solve", "table", "batch", "score", "pool", "analyze", "whist", "bid", "enumerate", "serve"}
+    assert expected <= set(commands)
+    for name, parser in commands.items():
+        defaults = parser._defaults
+        assert callable(defaults.get("func")), f"{name} sets no func"
+        assert "run" not in defaults, f"{name} uses another dispatch convention"
+
+
+def test_serve_is_registered_by_the_service_package_through_an_entry_point() -> None:
+    entries = {e.name: e.value for e in metadata.entry_points(group=cli.COMMAND_GROUP)}
+    assert entries.get("serve") == "service.cli:register"
+    assert _subcommands(cli.build_parser())["serve"]._defaults["func"].__module__ == "service.cli"
+
+
+def test_version_has_one_source(capsys) -> None:
+    try:
+        cli.main(["--version"])
+    except SystemExit as done:
+        assert done.code == 0
+    assert capsys.readouterr().out.strip() == f"prefdd {solver.__version__}"
+    assert metadata.version("preferans-dd") == solver.__version__
+
+
+def test_a_broken_registered_command_surfaces(tmp_path: Path) -> None:
+    """A registered command whose module fails to import stops prefdd with
+    an error naming it and the real cause (nothing swallowed)."""
+    dist = tmp_path / "broken_plugin-1.0.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: broken-plugin\nVersion: 1.0\n")
+    (dist / "entry_points.txt").write_text(f"[{cli.COMMAND_GROUP}]\nbroken = broken_plugin:register\n")
+    (tmp_path / "broken_plugin.py").write_text("import no_such_module_of_prefdd\n\n"
+                                               "def register(subparsers):\n    pass\n")
+    env = dict(os.environ, PYTHONPATH=str(tmp_path))
+    done = subprocess.run([sys.executable, "-m", "solver.cli", "table", "..."], capture_output=True,
+                          text=True, env=env, timeout=60)
+    assert done.returncode != 0
+    assert "cannot load the prefdd command 'broken' (broken_plugin:register)" in done.stderr
+    assert "No module named 'no_such_module_of_prefdd'" in done.stderr
+
+
+def _package_of(path: Path) -> str:
+    parts = path.relative_to(REPO).with_suffix("").parts
+    return ".".join(parts[:-1])
+
+
+def _imported_modules(source: str, package: str) -> set[str]:
+    """Absolute names of every module a file of ``package`` imports (relative
+    imports resolved, and ``from M import n`` counted as M and M.n)."""
+    names = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = package.split(".")[: len(package.split(".")) - node.level + 1] if node.level else []
+            module = ".".join(base + ([node.module] if node.module else []))
+            names.add(module)
+            names.update(f"{module}.{alias.name}" for alias in node.names)
+    return names
+
+
+def test_solver_never_imports_service() -> None:
+    files = sorted((REPO / "solver").rglob("*.py"))
+    assert len(files) > 20
+    upward = {}
+    for path in files:
+        found = sorted(n for n in _imported_modules(path.read_text(), _package_of(path))
+                       if n == "service" or n.startswith("service."))
+        if found:
+            upward[str(path.relative_to(REPO))] = found
+    assert upward == {}
+
+
+def test_the_import_walk_sees_every_spelling() -> None:
+    source = ("import service.server\nfrom service import cli\nfrom .. import engine\n"
+              "from .discard import best_discard\ndef f():\n    import service\n")
+    names = _imported_modules(source, "solver.analysis")
+    assert {"service.server", "service", "service.cli", "solver.engine",
+            "solver.analysis.discard"} <= names
