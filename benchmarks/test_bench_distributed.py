@@ -11,7 +11,7 @@ cluster's rate at least 80 % of the in-process rate with as many threads
 worker processes per position is printed too: on a shared machine it is the
 steadier measure of what the cluster adds.
 
-Bounded: 3 rounds of 800 positions each way, two clusters stopped at the end.
+Bounded: 3 rounds of 2,000 positions each way, two clusters stopped at the end.
 
     make bench          # or: .venv/bin/pytest benchmarks/test_bench_distributed.py --benchmark-only
 """
@@ -34,7 +34,7 @@ distributed = pytest.importorskip("distributed")
 from solver import distributed as sd  # noqa: E402
 
 ROUNDS = 3
-POSITIONS_PER_ROUND = 800
+POSITIONS_PER_ROUND = 2000
 CONTRACTS = ("6s", "6c", "6d", "6h", "6nt", "misere")
 SUMMARY: list[str] = []
 
@@ -71,9 +71,7 @@ def print_summary(request: pytest.FixtureRequest) -> Iterator[None]:
 
 @pytest.fixture(scope="module")
 def clusters() -> Iterator[dict[int, object]]:
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, host="127.0.0.1", dashboard_address=":0") as one, \
-            distributed.LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1",
-                                     dashboard_address=":0") as two, \
+    with sd.local_cluster(1) as one, sd.local_cluster(2) as two, \
             distributed.Client(one) as client_one, distributed.Client(two) as client_two:
         client_two.wait_for_workers(2, timeout=120)
         yield {1: client_one, 2: client_two}

@@ -15,11 +15,14 @@ requests and small descriptions of the work, never code it would not find.
   (:mod:`solver.advice.parallel`), its budget in seconds, cancel event and
   progress callback kept.
 * :func:`connect`: a client for a scheduler's address, or for ``local:N``, a
-  :class:`distributed.LocalCluster` of N worker processes on this machine.
+  :class:`distributed.LocalCluster` of N worker processes on this machine
+  (:func:`local_cluster`, with Dask's profiler off: :data:`WORKER_CONFIG`).
 
-Blocks. Work goes out in blocks of about ``block_seconds`` (0.25 s) of
-solving, sized from the time the finished blocks took per item: a Dask task
-costs about a millisecond of scheduling, which a block of that size hides.
+Blocks. Work goes out in blocks of about ``block_seconds`` (0.1 s) of
+solving, sized from the CPU time the finished blocks took per item (the
+worker thread's own time: on a loaded machine wall time would shrink the
+blocks for nothing, and every block costs the worker some): a Dask task
+costs a few milliseconds of scheduling, which a block of that size hides.
 An enumeration's block is one or more of its chunks of consecutive layouts
 (:func:`~solver.advice.parallel.exact_chunks`), so a worker's table carries
 from layout to layout. Each worker thread keeps its solvers (one per table
@@ -65,14 +68,18 @@ from .batch import evaluate_line
 from .engine import SearchStopped, Solver
 
 __all__ = ["DaskNotInstalled", "DaskRunError", "RunCancelled", "BatchResult", "BatchProgress", "BatchJob",
-           "DaskExecutor", "QueueSource", "connect", "dask_module", "parse_address", "submit_batch", "dask_options",
+           "DaskExecutor", "QueueSource", "WORKER_CONFIG", "connect", "local_cluster", "dask_module", "parse_address", "submit_batch", "dask_options",
            "cluster_threads", "stopped_searches"]
 
 EXTRA_HINT = 'install the dask extra: pip install "preferans-dd[dask]"'
-BLOCK_SECONDS = 0.25
-"""The solving time a block aims at: Dask's cost per task (about a millisecond
-of scheduling and transfer) is then well under 1 %."""
-FIRST_BLOCK_ITEMS = 4
+BLOCK_SECONDS = 0.1
+"""The solving time (CPU) a block aims at: Dask's cost per task (a few
+milliseconds of scheduling and transfer on a loaded machine) is then a few
+per cent; longer blocks measured no faster and leave workers idle at the
+end of a batch. Blocks
+grow to it from a few items, at most doubling from one block to the next, so
+a short batch is still spread over every worker."""
+FIRST_BLOCK_ITEMS = 64
 """Items in a batch's blocks before any block has been timed."""
 MAX_BLOCK_ITEMS = 4096
 MAX_BLOCK_LAYOUTS = 256
@@ -121,6 +128,26 @@ def parse_address(address: str) -> int | None:
     return int(count)
 
 
+WORKER_CONFIG = {"distributed.worker.profile.enabled": False}
+"""Dask settings for the workers. Dask's statistical profiler samples every
+worker thread's stack every 10 ms and takes the GIL to do it: it doubled
+the CPU cost of a batch position (0.8 -> 1.6 ms) and halved the rate. On
+real machines: ``DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED=False dask worker ...``."""
+
+
+def local_cluster(workers: int, *, threads: int = 1, processes: bool = True) -> Any:
+    """A :class:`distributed.LocalCluster` with :data:`WORKER_CONFIG`: worker
+    processes on 127.0.0.1 (or, with ``processes`` false, threads of this
+    process on Dask's in-process transport), its status page on a free port."""
+    distributed = dask_module()
+    import dask
+
+    where = {"host": "127.0.0.1"} if processes else {}
+    with dask.config.set(WORKER_CONFIG):
+        return distributed.LocalCluster(n_workers=workers, threads_per_worker=threads, processes=processes,
+                                        dashboard_address=":0", **where)
+
+
 @contextmanager
 def connect(address: str, *, timeout: float = 10.0) -> Iterator[Any]:
     """A :class:`distributed.Client` for ``address`` (a scheduler's
@@ -129,8 +156,7 @@ def connect(address: str, *, timeout: float = 10.0) -> Iterator[Any]:
     workers = parse_address(address)
     distributed = dask_module()
     if workers is not None:
-        with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                      dashboard_address=":0") as cluster, distributed.Client(cluster) as client:
+        with local_cluster(workers) as cluster, distributed.Client(cluster) as client:
             client.wait_for_workers(workers, timeout=timeout)
             yield client
         return
@@ -246,8 +272,8 @@ def _answer(item: str | dict) -> str | dict:
 
 
 def _batch_block(run: str, items: Sequence[str | dict]) -> tuple[float, list[str | dict]]:
-    """Answer a block of batch items with this thread's solver: (seconds, answers)."""
-    start = time.perf_counter()
+    """Answer a block of batch items with this thread's solver: (CPU seconds, answers)."""
+    start = time.thread_time()
     answers = []
     with _searching_for(run, api.thread_solver()):
         for item in items:
@@ -256,7 +282,7 @@ def _batch_block(run: str, items: Sequence[str | dict]) -> tuple[float, list[str
                 answers.append(_answer(item))
             except SearchStopped:
                 raise _search_stopped(run) from None
-    return time.perf_counter() - start, answers
+    return time.thread_time() - start, answers
 
 
 def _job(run: str, blob: bytes) -> tuple[LayoutSpace, LayoutEvaluator, bool, int]:
@@ -278,8 +304,8 @@ def _job(run: str, blob: bytes) -> tuple[LayoutSpace, LayoutEvaluator, bool, int
 def _layout_block(run: str, blob: bytes, table_mib: int, exact: bool,
                   tasks: Sequence[Any]) -> tuple[float, list[TaskResult]]:
     """A block of an advice run: sampled task indices, or chunks of
-    enumerated layouts (as masks). Returns (seconds, one result per task)."""
-    start = time.perf_counter()
+    enumerated layouts (as masks). Returns (CPU seconds, one result per task)."""
+    start = time.thread_time()
     space, evaluate, masks, seed = _job(run, blob)
     solver = _thread_solver(table_mib)
     results = []
@@ -295,7 +321,7 @@ def _layout_block(run: str, blob: bytes, table_mib: int, exact: bool,
                     results.append(sample_task(space, evaluate, seed, task, solver, masks))
             except SearchStopped:
                 raise _search_stopped(run) from None
-    return time.perf_counter() - start, results
+    return time.thread_time() - start, results
 
 
 # -- the client side ---------------------------------------------------------
@@ -367,10 +393,12 @@ class _Blocks:
                 self.client.cancel(futures)
 
 
-def _block_size(per_item: float | None, seconds: float, first: int, most: int) -> int:
+def _block_size(per_item: float | None, seconds: float, last: int, most: int) -> int:
+    """Items for the next block: ``seconds`` of work at ``per_item`` each,
+    at most twice the ``last`` block (``last`` itself before any timing)."""
     if per_item is None:
-        return first
-    return max(1, min(most, int(seconds / max(per_item, 1e-6))))
+        return last
+    return max(1, min(most, 2 * last, int(seconds / max(per_item, 1e-6))))
 
 
 def _mean_time(per_item: float | None, seconds: float, items: int) -> float:
@@ -459,7 +487,7 @@ class BatchJob:
         self._requests = requests
         self._ordered = ordered
         self._block_items = block_items
-        self._in_flight = in_flight or 2 * cluster_threads(client) + 1
+        self._in_flight = in_flight or 4 * cluster_threads(client) + 1
         self._block_seconds = block_seconds
         self._callback = progress
         self._cancel = cancel or threading.Event()
@@ -498,12 +526,12 @@ class BatchJob:
         waiting: dict[int, list] = {}       # ordered: finished blocks not yet yielded
         next_block = next_yield = 0
         per_item: float | None = None
+        size = FIRST_BLOCK_ITEMS
         blocks = self._blocks
         try:
             while not self._cancel.is_set():
                 while not exhausted and self._room(next_block, next_yield):
-                    size = self._block_items or _block_size(per_item, self._block_seconds, FIRST_BLOCK_ITEMS,
-                                                            MAX_BLOCK_ITEMS)
+                    size = self._block_items or _block_size(per_item, self._block_seconds, size, MAX_BLOCK_ITEMS)
                     items, exhausted = source.take(size, wait=not blocks.pending)
                     if not items:
                         break
@@ -580,7 +608,7 @@ class DaskExecutor:
         self.last_run = blocks.run
         threads = cluster_threads(self.client)
         run = _LayoutRun(blocks, blob, options, exact, space.count(), threads,
-                         self.in_flight or 2 * threads + 1, self.block_seconds)
+                         self.in_flight or 4 * threads + 1, self.block_seconds)
         try:
             return run.exact(space) if exact else run.sample()
         finally:
@@ -640,9 +668,10 @@ class _LayoutRun:
         results: dict[int, TaskResult] = {}
         members: dict[int, list[int]] = {}     # block index -> its chunks (positions in hand-out order)
         next_chunk = next_block = prefix = done = 0
+        size = 1    # layouts in the last block
         while prefix < len(chunks):
             while next_chunk < len(chunks) and self.blocks.pending < self.in_flight:
-                wanted = _block_size(self.per_layout, self.block_seconds, 1, len(layouts))
+                wanted = _block_size(self.per_layout, self.block_seconds, size, len(layouts))
                 group, size = [], 0
                 while next_chunk < len(chunks) and (not group or size < wanted):
                     start, end = chunks[next_chunk]
@@ -676,12 +705,13 @@ class _LayoutRun:
         first_task: dict[int, int] = {}
         next_task = next_block = prefix = kept = rejected = 0
         kept_anywhere = 0    # kept among every finished task (all below next_task)
+        size = 1
         while kept < target and prefix < limit:
             while next_task < limit and self.blocks.pending < self.in_flight:
                 needed = target - kept_anywhere - (next_task - len(results))
                 if needed <= 0:
                     break
-                size = min(needed, _block_size(self.per_layout, self.block_seconds, 1, MAX_BLOCK_LAYOUTS),
+                size = min(needed, _block_size(self.per_layout, self.block_seconds, size, MAX_BLOCK_LAYOUTS),
                            limit - next_task)
                 first_task[next_block] = next_task
                 self._submit(next_block, list(range(next_task, next_task + size)))

@@ -8,7 +8,7 @@ from typing import Iterable, Iterator
 
 import grpc
 import pytest
-from distributed import Client, LocalCluster
+from distributed import Client
 
 from service.client import BatchItem, ServiceError
 from service_support import GUARD, client_for, random_deal, running_server, wait_until
@@ -20,8 +20,7 @@ FULL_DEALS = [str(Deal(random_deal(seed).hands)) for seed in range(300, 330)]
 
 @pytest.fixture(scope="module")
 def cluster() -> Iterable[Client]:
-    with LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
-                      dashboard_address=":0") as local, Client(local) as client:
+    with sd.local_cluster(1, threads=2, processes=False) as local, Client(local) as client:
         yield client
 
 
