@@ -45,7 +45,7 @@ serve: $(INSTALLED)
 	$(BIN)/prefdd serve --port 50051
 
 # The page and the JSON API on http://127.0.0.1:8080/ (and gRPC on 50051).
-web: $(INSTALLED) $(PROTO_STAMP)
+web: $(INSTALLED)
 	$(BIN)/prefdd serve --port 50051 --http-port 8080
 
 # The C core built with AddressSanitizer and UndefinedBehaviorSanitizer, under
@@ -68,8 +68,9 @@ sanitize: $(INSTALLED)
 # Profile-guided build (GCC): an instrumented extension, a fixed training
 # workload through its C API (csrc/pgo_train.py), then the installed
 # extension rebuilt with the profile (PREFDD_PROFILE, read by
-# csrc/build_ffi.py). It stays until the next change to the sources rebuilds
-# the plain one. The same variable makes a profile-guided wheel:
+# csrc/build_ffi.py). It stays until a change to the sources (or `touch
+# setup.py`) makes the next target rebuild the plain one. The same variable
+# makes a profile-guided wheel:
 #   PREFDD_PROFILE=$$PWD/build/pgo/_core.gcda python -m build
 pgo: $(INSTALLED)
 	rm -rf $(PGO_DIR) && mkdir -p $(PGO_DIR)

@@ -41,7 +41,7 @@ def _service_requirements() -> list[str]:
     tools = metadata.version("grpcio-tools")
     protobuf = [r for r in metadata.requires("grpcio-tools") or [] if r.startswith("protobuf")]
     return [f"grpcio>={tools}", f"grpcio-health-checking>={tools}", f"grpcio-reflection>={tools}",
-            *(protobuf or ["protobuf"]), "starlette>=0.40", "uvicorn>=0.30"]
+            *(protobuf or ["protobuf"]), "starlette>=0.40", "uvicorn>=0.30", "httptools>=0.6", "prometheus_client>=0.17"]
 
 
 setup(
@@ -50,6 +50,7 @@ setup(
     extras_require={
         "service": _service_requirements(),
         "dask": ["distributed>=2024.1"],
-        "test": ["pytest>=8", "pytest-benchmark>=4", "hypothesis>=6.100", "grpcio-tools", "playwright>=1.40"],
+        "test": ["pytest>=8", "pytest-benchmark>=4", "hypothesis>=6.100", "grpcio-tools", "playwright>=1.40",
+                 "jsonschema>=4.18"],
     },
 )

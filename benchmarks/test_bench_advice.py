@@ -1,4 +1,4 @@
-"""Decisions under hidden cards (issue 6), 2 worker threads.
+"""Decisions under hidden cards, 2 worker threads.
 
 * whist advice over 1,000 sampled layouts of a full deal: the declarer's best
   discard for each layout (one best-discard search), and, when the first

@@ -90,6 +90,7 @@ void board_from_position(board *b, const pdd_position *p, const rules *r)
         b->hand[seat] |= 1u << p->trick[i];
         play_card(b, r, p->trick[i]);
     }
+    assert(board_consistent(b));   /* pdd_validate let only such positions through */
 }
 
 uint32_t legal_moves(const board *b, const rules *r)
@@ -177,6 +178,8 @@ static void finish_trick(board *b, const rules *r)
 void play_card(board *b, const rules *r, int card)
 {
     int seat = seat_to_move(b);
+    assert(card >= 0 && card < 32 && (b->hand[seat] >> card & 1));
+    assert(b->tricks_left > 0);
     b->hand[seat] &= ~(1u << card);
     b->on_trick |= 1u << card;
     if (b->lead_suit < 0)

@@ -8,6 +8,7 @@
 #ifndef PREFDD_BOARD_H
 #define PREFDD_BOARD_H
 
+#include <assert.h>
 #include <stdint.h>
 #include "prefdd.h"
 
@@ -67,6 +68,26 @@ static inline uint32_t live_cards(const board *b)
     if (b->talon_next != NO_CARD)
         live |= 1u << b->talon_next;   /* harmless in 3-player games: it is in no hand */
     return live;
+}
+
+/* The board's invariants, for assert() (debug and sanitizer builds; the
+ * release build has NDEBUG): the hands and the trick's cards are disjoint,
+ * the seats in range, and each seat holds one card per trick left less the
+ * card it has already played to this one; at most 10 tricks in all. */
+static inline int board_consistent(const board *b)
+{
+    uint32_t h0 = b->hand[0], h1 = b->hand[1], h2 = b->hand[2];
+    if ((h0 & h1) || (h0 & h2) || (h1 & h2) || ((h0 | h1 | h2) & b->on_trick))
+        return 0;
+    if (b->first < 0 || b->first > 2 || b->ncards < 0 || b->ncards > 2
+        || b->to_move != (b->first + b->ncards) % 3 || b->dtricks + b->tricks_left > 10)
+        return 0;
+    if (b->ncards > 0 && (b->lead_suit < 0 || b->lead_suit > 3))
+        return 0;
+    for (int k = 0, s = b->first; k < 3; k++, s = next_seat(s))
+        if (popcount(b->hand[s]) != b->tricks_left - (k < b->ncards))
+            return 0;
+    return 1;
 }
 
 void rules_init(rules *r, const pdd_position *p);

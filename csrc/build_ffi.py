@@ -32,8 +32,10 @@ C_SOURCES = ["board.c", "tt.c", "quick.c", "order.c", "search.c", "api.c", "disc
 # by default every non-static function may be replaced at load time, so the
 # compiler calls them through the PLT and never inlines them across the
 # sources; nothing replaces ours. Measured: 7 % fewer instructions.
-OPTIMISE = ["-O3", "-std=c11", "-Wall", "-Wextra", "-fno-strict-aliasing", "-fno-semantic-interposition"]
-SANITIZE = ["-O1", "-g", "-std=c11", "-fsanitize=address,undefined",
+# assert() checks the core's invariants in the sanitizer build only: Python's
+# own CFLAGS carry -DNDEBUG, which -UNDEBUG undoes there.
+OPTIMISE = ["-O3", "-DNDEBUG", "-std=c11", "-Wall", "-Wextra", "-fno-strict-aliasing", "-fno-semantic-interposition"]
+SANITIZE = ["-O1", "-g", "-UNDEBUG", "-std=c11", "-fsanitize=address,undefined",
             "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer"]
 PROFILE_ENV = "PREFDD_PROFILE"
 
@@ -58,11 +60,15 @@ def profile_generate_flags(profile: Path) -> list[str]:
 
 def profile_use_flags(profile: Path) -> list[str]:
     """The optimised build that reads ``profile``. Code the training never
-    ran keeps its usual optimisation (-fprofile-partial-training)."""
+    ran keeps its usual optimisation (-fprofile-partial-training). The
+    build compiles the cffi wrapper (and, from an sdist, the core) at other
+    paths than the instrumented build did; GCC's per-function checksum of
+    source locations then differs while the control flow's matches, and it
+    still uses the profile: that mismatch stays a warning, not an error."""
     if not profile.is_file():
         raise FileNotFoundError(f"{PROFILE_ENV}={profile}: no such profile (run `make pgo`)")
-    return (["-fprofile-use", "-fprofile-partial-training", "-Wno-missing-profile"]
-            + _profile_file(profile))
+    return (["-fprofile-use", "-fprofile-partial-training", "-Wno-missing-profile",
+             "-Wno-error=coverage-mismatch"] + _profile_file(profile))
 
 
 def compile_flags(sanitize: bool = False, profile_generate: Path | None = None) -> list[str]:

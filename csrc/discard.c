@@ -113,6 +113,12 @@ static int build_classes(discard_search *D, discard_class *classes)
         }
         classes[j] = c;
     }
+#ifndef NDEBUG
+    int members = 0;
+    for (int i = 0; i < n; i++)
+        members += classes[i].count;
+    assert(n >= 1 && members == popcount(pool) * (popcount(pool) - 1) / 2);   /* each discard in one class */
+#endif
     return n;
 }
 
@@ -216,6 +222,7 @@ static int search_classes_best_first(discard_search *D, const discard_class *cla
         int v = class_bound(D, &classes[pick], bound[pick] + 1);
         if (D->S->stopped)
             break;
+        assert(v >= bound[pick]);   /* a fail-soft answer never falls below a proven bound */
         if (v < bound[pick] + 1) {
             done[pick] = is_best[pick] = 1;
             best = bound[pick];
@@ -250,6 +257,7 @@ int pdd_best_discard(pdd_solver *S, const pdd_position *position, uint32_t pool,
     if (S->stopped)
         return PDD_ERR_STOPPED;
 
+    assert(value >= 0 && value <= popcount(pool) - 2);
     result->value = value;
     result->classes = n;
     result->count = 0;
@@ -267,5 +275,6 @@ int pdd_best_discard(pdd_solver *S, const pdd_position *position, uint32_t pool,
         }
         result->discards[j] = d;
     }
+    assert(result->count >= 1);
     return PDD_OK;
 }

@@ -2,7 +2,7 @@
  * order.c - move ordering heuristics for trick contracts and misere.
  *
  * A trick is "good" for a seat when its winner helps that seat's side. With
- * max_seat[] from rules.h this is one rule for both objectives: the declarer
+ * rules.max_seat[] (board.h) this is one rule for both objectives: the declarer
  * winning is good exactly for the seats that want him to take more tricks.
  * (Trick contract: the declarer likes his own tricks, defenders like theirs.
  * Misere: nobody likes to win a trick himself, defenders like the declarer to.)

@@ -26,6 +26,7 @@ static int card_to_relative(const board *b, const tt_position *tp, int card)
 
 static int relative_to_card(const board *b, const tt_position *tp, int relative)
 {
+    assert(relative >= 0 && relative < 32);
     uint32_t live = (b->hand[0] | b->hand[1] | b->hand[2]) & SUIT_MASK(tt_slot_suit(tp, relative >> 3));
     for (int k = relative & 7; k > 0 && live; k--)
         live &= live - 1;
@@ -95,6 +96,7 @@ static void table_store(pdd_solver *S, const board *b, tt_position *tp, int targ
     int future = best - b->dtricks;
     int lower = best >= target ? future : 0;
     int upper = best >= target ? b->tricks_left : future;
+    assert(0 <= lower && lower <= upper && upper <= b->tricks_left);
     int rel = best_card == NO_CARD ? NO_BEST : card_to_relative(b, tp, best_card);
     if (partition)
         tt_store_part(&S->table, tp, tt_spec_from_marks(tp, marks), lower, upper, rel);
@@ -134,6 +136,7 @@ static int sure_trick_bound(const board *b, const rules *r, int target, uint32_t
         *marks = declarer_cards;
         return b->dtricks + declarer_sure;
     }
+    assert(declarer_sure + defence_sure <= b->tricks_left);   /* both sides' sure tricks are distinct tricks */
     if (b->dtricks + b->tricks_left - defence_sure < target) {
         *marks = defence_cards;
         return b->dtricks + b->tricks_left - defence_sure;
@@ -189,6 +192,7 @@ int boundary_bound(pdd_solver *S, const board *b, int target, const int partitio
             tt_prefetch(&S->table, &tp->exact);   /* misere never searches with partition entries */
         int lower, upper;
         misere_bounds(b, r, target - low, &lower, &upper);
+        assert(0 <= lower && lower <= upper && upper <= b->tricks_left);
         if (low + lower >= target || low + upper < target) {
             *marks = live_cards(b);   /* the bounds compare low cards too */
             return low + lower >= target ? low + lower : low + upper;
@@ -280,6 +284,7 @@ int search_node(pdd_solver *S, const board *b, int target, uint32_t *marks, cons
     if (low + b->tricks_left < target)
         return low + b->tricks_left;
     if (boundary) {
+        assert(board_consistent(b));   /* at trick starts: at every node it cost the sanitizer run 18 % more CPU */
         if (b->tricks_left == 1)
             return last_trick_total(S, b, marks);
         int v = boundary_bound(S, b, target, partition, &tp, &hint, marks);
@@ -292,6 +297,7 @@ int search_node(pdd_solver *S, const board *b, int target, uint32_t *marks, cons
     uint32_t legal = legal_moves(b, r);
     int cards[10];
     int n = moves_to_try(S, b, legal, hint, cards);
+    assert(legal && n >= 1 && n <= popcount(legal));
 
     /* best starts at the worst this seat can end with and improves. */
     int best = maximise ? b->dtricks : b->dtricks + b->tricks_left;
@@ -330,6 +336,8 @@ int search_node(pdd_solver *S, const board *b, int target, uint32_t *marks, cons
         *marks = all_marks;
     }
 
+    /* Fail-soft: the answer bounds the total, so it lies within what is left. */
+    assert(best >= low && best <= low + b->tricks_left);
     if (boundary && (S->options & PDD_OPT_TT))
         table_store(S, b, &tp, target, partition, best, best_card, all_marks);
     return best;
@@ -367,6 +375,7 @@ void search_begin(pdd_solver *S)
 int search_bound(pdd_solver *S, const board *b, int target)
 {
     uint32_t marks;
+    assert(target >= 0 && target <= 11);   /* a total of 0..10 tricks; 11 asks "more than all?" */
     if ((S->options & PDD_OPT_PARTITION) && S->rules.objective == PDD_TRICKS)
         return search_marked(S, b, target, &marks);
     return search_exact(S, b, target);
@@ -395,9 +404,11 @@ int search_value_from(pdd_solver *S, const board *b, int first_target)
         if (target <= lower || target > upper)
             target = upward ? lower + 1 : (lower + upper + 1) / 2;
         S->stats.probes++;
+        assert(lower < target && target <= upper);   /* each probe asks what is still open */
         int v = search_bound(S, b, target);
         if (S->stopped)
             return -1;
+        assert(v >= target ? v <= upper : v >= lower);   /* bounds never contradict */
         if (v >= target)
             lower = v;
         else

@@ -99,6 +99,16 @@ static uint32_t suit_counts(uint32_t cards)
     return (cards + (cards >> 4)) & 0x0F0F0F0Fu;
 }
 
+/* The relative places that exist (per suit, one bit per live card from bit
+ * 0), for the asserts on keys and specs. */
+static inline uint32_t live_places(uint32_t live)
+{
+    uint32_t places = 0;
+    for (int s = 0; s < 4; s++)
+        places |= (uint32_t)rank_compress[suit_bits(live, s)][suit_bits(live, s)] << (8 * s);
+    return places;
+}
+
 #define LITERAL_SUITS 0xE4u   /* slots 0-3 hold suits 0-3 */
 
 static void order_two(uint32_t *high, uint32_t *low)
@@ -134,6 +144,9 @@ static void read_canonical(const board *b, const rules *r, uint32_t live, tt_pos
     p->exact.ranks = c0 | c1 << 20 | c2 << 40 | c3 << 60;
     p->exact.shape = (uint32_t)(c3 >> 4) | rules_bits(b, r, live) << 16;
     p->suits = (uint8_t)((sig[0] & 3) | (sig[1] & 3) << 2 | (sig[2] & 3) << 4 | (sig[3] & 3) << 6);
+    /* The slots name each suit once, longest suit first. */
+    assert((1u << (sig[0] & 3) | 1u << (sig[1] & 3) | 1u << (sig[2] & 3) | 1u << (sig[3] & 3)) == 0xF);
+    assert(sig[0] >= sig[1] && sig[1] >= sig[2] && sig[2] >= sig[3]);
 }
 
 static void read_position(const board *b, const rules *r, tt_position *p, int canonical)
@@ -158,6 +171,7 @@ static void read_position(const board *b, const rules *r, tt_position *p, int ca
     packed = (packed | packed >> 8) & 0xFFFFu;
     p->exact.ranks = rel0 | ((uint64_t)rel1 << 32);
     p->exact.shape = packed | rules_bits(b, r, live) << 16;
+    assert((rel0 & rel1) == 0 && (rel0 & ~live_places(live)) == 0 && (rel1 & ~live_places(live)) == 0);
     p->rel[0] = rel0;
     p->rel[1] = rel1;
     p->suits = LITERAL_SUITS;
@@ -217,12 +231,12 @@ uint32_t tt_marks_from_spec(const tt_position *p, uint32_t spec)
 }
 
 /* A bucket index must depend on every bit of the key. A bare multiply only
- * carries bits upwards: the old hash (multiply, fold the high half down)
- * never saw the key's top bits, the places of seat 1's last suits, so
- * positions that differed only there shared a bucket (the max^n memo, one
- * entry a bucket, thrashed on it: 32,000 positions stored 1.4 million
- * times). Here buckets of four and depth-first replacement hid most of it:
- * 0.5-2 % fewer nodes with this hash (the table-only search, with many more
+ * carries bits upwards: a multiply with the high half folded down never
+ * sees the key's top bits, the places of seat 1's last suits, so positions
+ * that differ only there share a bucket (measured: the max^n memo, one
+ * entry a bucket, stored 32,000 positions 1.4 million times). Here buckets
+ * of four and depth-first replacement hide most of it: 0.5-2 % fewer nodes
+ * with this hash than with that one (the table-only search, with many more
  * positions, -36 % on one seeded set).
  * The finaliser of MurmurHash3 mixes every bit into every other. */
 static uint64_t mix64(uint64_t h)
@@ -293,6 +307,9 @@ void tt_store_part(tt *t, const tt_position *p, uint32_t spec, int lower, int up
 {
     part_bucket *b = part_bucket_of(t, p->shape);
     uint32_t rel0 = p->rel[0] & spec, rel1 = p->rel[1] & spec;
+    assert(p->shape != 0 && (p->rel[0] & p->rel[1]) == 0);   /* tt_read_shape ran; places of distinct seats */
+    assert((spec & ~live_places(p->live)) == 0);                /* fixed places are live places */
+    assert(0 <= lower && lower <= upper && (best == NO_BEST || (best >= 0 && best < 32)));
     if (b->shape != p->shape) {
         if (!take_over(b, p->shape, t->generation))
             return;
@@ -308,6 +325,7 @@ void tt_store_part(tt *t, const tt_position *p, uint32_t spec, int lower, int up
             if (lower < e->lower) lower = e->lower;
             if (upper > e->upper) upper = e->upper;
             if (best == NO_BEST) best = e->best;
+            assert(lower <= upper);   /* two exact bounds of the same set of positions agree */
             break;
         }
     if (!e)
@@ -355,12 +373,14 @@ void tt_store(tt *t, const tt_key *k, int lower, int upper, int best)
 {
     tt_entry *e = bucket_of(t, k);
     tt_entry *victim = NULL;
+    assert(0 <= lower && lower <= upper && upper <= 10 && (best == NO_BEST || (best >= 0 && best < 32)));
     for (int i = 0; i < TT_WAYS; i++)
         if (e[i].generation && e[i].ranks == k->ranks && e[i].shape == k->shape) {
             victim = &e[i];
             if (lower < victim->lower) lower = victim->lower;
             if (upper > victim->upper) upper = victim->upper;
             if (best == NO_BEST) best = victim->best;
+            assert(lower <= upper);   /* exact bounds of one position agree: entries are never wrong */
             break;
         }
     if (!victim) {

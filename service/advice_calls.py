@@ -79,7 +79,12 @@ def budget_from_proto(message: pb.Budget, default_layouts: int) -> BudgetChoice:
 
 def check_layouts(budget: BudgetChoice, space: int, limit: int) -> None:
     """Raise :class:`LayoutLimitExceeded` when the run would cost more than
-    ``limit`` layouts (``space``: how many layouts there are)."""
+    ``limit`` layouts (``space``: how many layouts there are), in every mode;
+    the one check of a run's size, before it starts."""
+    if isinstance(budget.layouts, bool) or not isinstance(budget.layouts, int) or budget.layouts < 1:
+        raise RequestError(f"field 'budget.layouts' must be a whole number of at least 1, got {budget.layouts!r}")
+    if budget.mode not in ("auto", "sample", "exact"):
+        raise RequestError(f"field 'budget.mode': unknown mode {budget.mode!r}")
     enumerates = budget.mode == "exact" or (budget.mode == "auto" and space <= budget.layouts)
     if enumerates and space > limit:
         raise LayoutLimitExceeded(f"the request has {space:,} layouts to enumerate; the server's limit is "
@@ -112,7 +117,8 @@ def _auction(message: pb.AdviseWhistRequest) -> AuctionFilter | None:
     auction = message.auction
     return AuctionFilter(auction.min_trumps if auction.HasField("min_trumps") else default.min_trumps,
                          auction.max_undertricks if auction.HasField("max_undertricks") else default.max_undertricks,
-                         auction.whister_min_tops if auction.HasField("whister_min_tops") else None)
+                         auction.whister_min_tops if auction.HasField("whister_min_tops") else None,
+                         auction.sure_from_level if auction.HasField("sure_from_level") else None)
 
 
 def whist_from_proto(message: pb.AdviseWhistRequest) -> tuple[WhistRequest, BudgetChoice]:
@@ -130,8 +136,32 @@ def whist_from_proto(message: pb.AdviseWhistRequest) -> tuple[WhistRequest, Budg
         unseen=_optional_text(message.unseen, "unseen"), prior_tricks=convert.prior_tricks_from_proto(
             message.prior_tricks),
         discard_model=DISCARD_MODELS.required(message.discard_model, "discard_model"),
-        auction=_auction(message), split=message.split, four_players=message.four_players)
+        auction=_auction(message), split=message.split, four_players=message.four_players,
+        single_dummy=_single_dummy_layouts(message.single_dummy_layouts))
     return request, budget_from_proto(message.budget, DEFAULT_WHIST_LAYOUTS)
+
+
+MAX_SINGLE_DUMMY_LAYOUTS = 1000
+
+
+def _single_dummy_layouts(value: int) -> int:
+    if value > MAX_SINGLE_DUMMY_LAYOUTS:
+        raise RequestError(f"field 'single_dummy_layouts' is {value}; the limit is {MAX_SINGLE_DUMMY_LAYOUTS}")
+    return value
+
+
+def _figure(figure) -> pb.PairedFigure:  # type: ignore[no-untyped-def]
+    return pb.PairedFigure(double_dummy=figure.double_dummy, single_dummy=figure.single_dummy,
+                           std_error=figure.std_error)
+
+
+def _single_dummy(out, optimism) -> None:  # type: ignore[no-untyped-def]
+    if optimism is None:
+        return
+    out.single_dummy.CopyFrom(pb.SingleDummyFigure(
+        contract=convert.contract_to_proto(optimism.contract), layouts=optimism.layouts, worlds=optimism.worlds,
+        tricks=_figure(optimism.tricks), makes=_figure(optimism.makes),
+        values=[pb.NamedFigure(name=name, figure=_figure(figure)) for name, figure in optimism.values.items()]))
 
 
 def whist_layouts(request: WhistRequest) -> int:
@@ -175,6 +205,7 @@ def whist_response(advice: WhistAdvice) -> pb.AdviseWhistResponse:
         auction_model=auction_text(advice.request.auction_played), plan=advice.plan)
     if advice.advantage is not None:
         out.advantage.CopyFrom(_estimate(advice.advantage))
+    _single_dummy(out, advice.optimism)
     return out
 
 
@@ -189,7 +220,8 @@ def bid_from_proto(message: pb.AdviseBidRequest) -> tuple[BidRequest, BudgetChoi
         contracts=_contracts(list(message.contracts)) or None,
         defence=DEFENCE_RULES.required(message.defence, "defence"),
         unseen=_optional_text(message.unseen, "unseen"),
-        prior_tricks=convert.prior_tricks_from_proto(message.prior_tricks), four_players=message.four_players)
+        prior_tricks=convert.prior_tricks_from_proto(message.prior_tricks), four_players=message.four_players,
+        value_pass=not message.no_pass, single_dummy=_single_dummy_layouts(message.single_dummy_layouts))
     return request, budget_from_proto(message.budget, DEFAULT_BID_LAYOUTS)
 
 
@@ -213,9 +245,17 @@ def bid_response(advice: BidAdvice) -> pb.AdviseBidResponse:
     out = pb.AdviseBidResponse(
         after_talon=advice.request.after_talon, recommended=_contract_advice(advice.recommended),
         sureness=advice.sureness, contracts=[_contract_advice(c) for c in advice.contracts],
-        discards=[_contract_advice(c) for c in advice.discards], run=_run(advice.run), notes=list(advice.notes))
+        discards=[_contract_advice(c) for c in advice.discards], run=_run(advice.run), notes=list(advice.notes),
+        recommendation=advice.recommendation, recommendation_sureness=advice.recommendation_sureness,
+        plan=advice.plan)
     if advice.advantage is not None:
         out.advantage.CopyFrom(_estimate(advice.advantage))
+    if advice.passing is not None:
+        out.passing.CopyFrom(pb.PassAdvice(value=_estimate(advice.passing.value),
+                                           tricks=_distribution(advice.passing.tricks)))
+    if advice.recommendation_advantage is not None:
+        out.recommendation_advantage.CopyFrom(_estimate(advice.recommendation_advantage))
+    _single_dummy(out, advice.optimism)
     return out
 
 

@@ -10,9 +10,11 @@ with ``workers`` threads.
 A run stops when its call ends: the call's termination callback (cancel,
 deadline, server shutdown) sets the run's cancel event, its progress callback
 (every 50 ms on the handler thread) checks the call as well, and its time
-budget is never longer than what is left of the deadline. The run then asks
-its solvers to stop and joins its threads before the handler returns, so a
-finished call leaves no thread behind and frees its slot.
+budget is never longer than what is left of the deadline, nor than the
+server's ``max_seconds`` (the run then answers its estimate so far, marked
+stopped). The run then asks its solvers to stop and joins its threads before
+the handler returns, so a finished call leaves no thread behind and frees its
+slot.
 """
 from __future__ import annotations
 
@@ -26,13 +28,17 @@ from solver.advice.parallel import LayoutExecutor
 
 from .advice_calls import BudgetChoice
 
-__all__ = ["AdviceBusy", "AdviceRuns", "CallEnded"]
+__all__ = ["AdviceBusy", "AdviceRuns", "AdviceTimeLimit", "CallEnded"]
 
 T = TypeVar("T")
 
 
 class AdviceBusy(Exception):
     """Every advice slot is taken."""
+
+
+class AdviceTimeLimit(Exception):
+    """The server's time limit stopped a run before it counted any layout."""
 
 
 class CallEnded(Exception):
@@ -42,9 +48,11 @@ class CallEnded(Exception):
 class AdviceRuns:
     """The server's advice slots and the runs going on."""
 
-    def __init__(self, max_runs: int, workers: int, executor: LayoutExecutor | None = None) -> None:
+    def __init__(self, max_runs: int, workers: int, max_seconds: float | None = None,
+                 executor: LayoutExecutor | None = None) -> None:
         self.max_runs = max_runs
         self.workers = workers
+        self.max_seconds = max_seconds
         self.executor = executor
         """Where the runs' layouts are solved (a Dask cluster); None: here."""
         self._slots = threading.BoundedSemaphore(max_runs)
@@ -75,7 +83,16 @@ class AdviceRuns:
         with self._lock:
             self._cancels.add(cancel)
         try:
-            return work(self._options(context, budget, cancel))
+            options = self._options(context, budget, cancel)
+            try:
+                return work(options)
+            except ValueError:
+                capped = self.max_seconds is not None and options.seconds == self.max_seconds
+                if capped and context.is_active() and not cancel.is_set():
+                    # Stopped by the server's time limit before any layout was counted.
+                    raise AdviceTimeLimit(f"the advice run reached the server's limit max_advice_seconds="
+                                          f"{self.max_seconds:g} before any layout was counted") from None
+                raise
         finally:
             with self._lock:
                 self._cancels.discard(cancel)
@@ -85,6 +102,8 @@ class AdviceRuns:
         if not context.add_callback(cancel.set):
             raise CallEnded("the call ended before the run started")
         seconds = budget.seconds
+        if self.max_seconds is not None:
+            seconds = self.max_seconds if seconds is None else min(seconds, self.max_seconds)
         remaining = context.time_remaining()
         if remaining is not None:
             if remaining <= 0:

@@ -10,7 +10,9 @@ within ``linger`` (10 ms) of the first one, up to a size budget: gRPC's
 per-message cost (a few hundred microseconds of Python on each side) is then
 paid once per group rather than once per item, for at most 10 ms more latency.
 
-A bad item answers an error result and the stream goes on. An item past
+A bad item answers an error result and the stream goes on. A message that
+does not decode ends the stream: the items read are answered, then
+:class:`~service.errors.UndecodableMessage` is raised. An item past
 ``max_items`` ends the stream: the items already read are answered, then the
 stream fails with ``RESOURCE_EXHAUSTED`` naming the limit. :meth:`cancel`
 (the call was cancelled or its deadline passed) drops the queued items and
@@ -29,6 +31,7 @@ import grpc
 from solver.batch import evaluate
 
 from . import convert
+from .errors import UndecodableMessage
 from .pool import Job, JobCancelled, PoolClosed, SolverPool
 from .proto import pb
 
@@ -62,6 +65,7 @@ class BatchStream:
         self._limit_exceeded = False
         self._pool_closed = False
         self._failure: Exception | None = None
+        self._undecodable: UndecodableMessage | None = None
 
     # -- the reader thread -------------------------------------------------
 
@@ -84,6 +88,8 @@ class BatchStream:
                 if not self._take_slot():
                     break
                 self._submit(index, item)
+        except UndecodableMessage as error:  # answer what was read, then INVALID_ARGUMENT (see results)
+            self._undecodable = error
         except grpc.RpcError:  # the call ended (cancelled, deadline): nothing more to read
             self.cancel()
         except Exception as error:  # a bug: end the call with INTERNAL (see results)
@@ -121,6 +127,12 @@ class BatchStream:
         for job in jobs:
             job.cancel()
         self._out.put(_WAKE)
+
+    @property
+    def items_read(self) -> int:
+        """Items read from the stream so far."""
+        with self._lock:
+            return self._submitted
 
     @property
     def cancelled(self) -> bool:
@@ -198,6 +210,8 @@ class BatchStream:
             raise RuntimeError("the batch reader failed") from self._failure
         if self._pool_closed:
             raise PoolClosed("the server is shutting down")
+        if self._undecodable is not None and not self._cancelled.is_set():
+            raise self._undecodable
         if self._limit_exceeded and not self._cancelled.is_set():
             raise BatchLimitExceeded(
                 f"the batch exceeds max_batch_items={self._max_items} items in one stream; "

@@ -4,7 +4,11 @@
                  [--tls-cert FILE --tls-key FILE] [--auth-token-file FILE]
                  [--grace 10] [--max-batch-items N] [--max-message-bytes N]
                  [--max-concurrent-rpcs N] [--max-advice-runs N]
-                 [--max-advice-layouts N] [--advice-workers N] [--dask ADDRESS] [--log-level info]
+                 [--max-advice-layouts N] [--advice-workers N] [--max-advice-seconds S]
+                 [--max-health-watches N] [--max-connections N] [--keepalive S]
+                 [--keepalive-timeout S] [--max-connection-idle S] [--max-connection-age S]
+                 [--score-workers N] [--max-score-seconds S] [--metrics-port N]
+                 [--dask ADDRESS] [--log-level info]
 
 The main ``prefdd`` command line calls :func:`register`. This module imports
 only the standard library at import time: grpc and the generated code are
@@ -48,27 +52,34 @@ def run_serve(args: argparse.Namespace) -> int:
         print("prefdd serve: error: --tls-cert and --tls-key go together", file=sys.stderr)
         return EXIT_USAGE
     try:
-        from .server import ServerConfig, configure_logging, serve
+        from .server import ServerConfig, capture_native_stderr, configure_logging, serve
     except ImportError as error:
         print(f"prefdd serve: error: the gRPC service is not available ({error}); install the "
               "'service' extra: pip install 'preferans-dd[service]'", file=sys.stderr)
         return EXIT_USAGE
+    errors: Any = sys.stderr
     try:
         config = ServerConfig(
             host=args.host, port=args.port, workers=args.workers,
             max_batch_items=args.max_batch_items, max_message_bytes=args.max_message_bytes,
             max_concurrent_rpcs=args.max_concurrent_rpcs, max_advice_runs=args.max_advice_runs,
             max_advice_layouts=args.max_advice_layouts, advice_workers=args.advice_workers,
+            max_advice_seconds=args.max_advice_seconds, max_health_watches=args.max_health_watches,
+            max_connections=args.max_connections, keepalive_seconds=args.keepalive,
+            keepalive_timeout_seconds=args.keepalive_timeout, max_connection_idle_seconds=args.max_connection_idle,
+            max_connection_age_seconds=args.max_connection_age, score_workers=args.score_workers,
+            max_score_seconds=args.max_score_seconds, metrics_port=args.metrics_port,
             tls_cert=_read(args.tls_cert, "TLS certificate") if args.tls_cert else None,
             tls_key=_read(args.tls_key, "TLS key") if args.tls_key else None,
             auth_token=_token(args.auth_token_file) if args.auth_token_file else None,
-            dask=args.dask,
             grpc_enabled=args.grpc, http_port=args.http_port, http_timeout=args.http_timeout,
+            dask=args.dask,
         )
-        configure_logging(args.log_level)
+        errors = capture_native_stderr()
+        configure_logging(args.log_level, errors)
         return serve(config, grace=args.grace)
-    except (ValueError, OSError, ImportError) as error:   # ImportError: --dask without the dask extra
-        print(f"prefdd serve: error: {error}", file=sys.stderr)
+    except (ValueError, OSError, ImportError) as error:
+        print(f"prefdd serve: error: {error}", file=errors)
         return EXIT_USAGE
 
 
@@ -103,15 +114,37 @@ def register(subparsers: Any) -> None:
                        help="layouts one advice request may cost, sampled or enumerated (default 200000)")
     serve.add_argument("--advice-workers", type=cli_args.positive_int, default=None,
                        help="worker threads of one advice run (default: as many as --workers)")
-    serve.add_argument("--dask", metavar="ADDRESS", type=cli_args.dask_address,
-                       help="solve batch streams and advice runs on a Dask cluster: its scheduler's host:port, "
-                            "or local:N for N local worker processes (needs the dask extra)")
+    serve.add_argument("--max-advice-seconds", type=cli_args.positive_seconds, default=120.0,
+                       help="longest an advice run goes on; it then answers its estimate so far (default 120)")
+    serve.add_argument("--max-health-watches", type=cli_args.positive_int, default=16,
+                       help="health Watch streams open at once, counted apart from other calls (default 16)")
+    serve.add_argument("--max-connections", type=cli_args.positive_int, default=256,
+                       help="client connections open at once (default 256)")
+    serve.add_argument("--keepalive", type=cli_args.positive_seconds, default=30.0,
+                       help="seconds between the server's pings of each connection (default 30)")
+    serve.add_argument("--keepalive-timeout", type=cli_args.positive_seconds, default=10.0,
+                       help="a client that does not answer a ping within this is disconnected and its "
+                            "calls cancelled (default 10)")
+    serve.add_argument("--max-connection-idle", type=cli_args.positive_seconds, default=600.0,
+                       help="close connections without calls for this many seconds (default 600)")
+    serve.add_argument("--max-connection-age", type=cli_args.positive_seconds, default=None,
+                       help="close connections after this many seconds (default: never)")
+    serve.add_argument("--score-workers", type=cli_args.positive_int, default=2,
+                       help="processes that run Score calls (default 2)")
+    serve.add_argument("--max-score-seconds", type=cli_args.positive_seconds, default=30.0,
+                       help="longest one Score call may compute (default 30)")
+    serve.add_argument("--metrics-port", type=cli_args.port, default=None,
+                       help="serve Prometheus metrics over HTTP on --host and this port "
+                            "(needs prometheus_client; default: none)")
     serve.add_argument("--http-port", type=cli_args.port, default=None,
                        help="also serve the page and the JSON API (/api/v1/) on this port, e.g. 8080")
     serve.add_argument("--no-grpc", dest="grpc", action="store_false",
                        help="serve only HTTP (needs --http-port)")
     serve.add_argument("--http-timeout", type=cli_args.positive_seconds, default=60.0,
                        help="seconds an HTTP call may take at most; its search is stopped then (default 60)")
+    serve.add_argument("--dask", metavar="ADDRESS", type=cli_args.dask_address,
+                       help="solve batch streams and advice runs on a Dask cluster: its scheduler's host:port, "
+                            "or local:N for N local worker processes (needs the dask extra)")
     serve.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"],
                        help="log level (default info)")
     serve.set_defaults(func=run_serve)

@@ -288,7 +288,8 @@ class AnalysisClient:
                      unseen: str = "", prior_tricks: Sequence[int] = (), discard_model: str = "best",
                      auction: Mapping[str, int] | None = None, split: bool = False, four_players: bool = False,
                      layouts: int = 0, seconds: float = 0.0, seed: int = 0, mode: str = "auto",
-                     timeout: float | None = None, auction_model: str = "default") -> pb.AdviseWhistResponse:
+                     timeout: float | None = None, auction_model: str = "default",
+                     single_dummy_layouts: int = 0) -> pb.AdviseWhistResponse:
         """Whist or pass (``prefdd whist``): each option's expected value over
         the hidden layouts. ``auction``: keep only layouts the declarer could
         have bid from ({} for the defaults, or ``min_trumps``,
@@ -302,7 +303,7 @@ class AnalysisClient:
             prior_tricks=list(prior_tricks),
             discard_model=DISCARD_MODELS.from_text(discard_model),
             split=split, four_players=four_players, budget=_budget(layouts, seconds, seed, mode),
-            auction_model=AUCTION_MODELS.from_text(auction_model))
+            auction_model=AUCTION_MODELS.from_text(auction_model), single_dummy_layouts=single_dummy_layouts)
         if auction is not None:
             request.auction.CopyFrom(pb.AuctionFilter(**auction))
         return self._call(self.stub.AdviseWhist, request, timeout)
@@ -333,7 +334,8 @@ class AnalysisClient:
                    option_overrides: Mapping[str, Any] | None = None, contracts: Iterable[Contract | str] = (),
                    defence: str = "whist", unseen: str = "", prior_tricks: Sequence[int] = (),
                    four_players: bool = False, layouts: int = 0, seconds: float = 0.0, seed: int = 0,
-                   mode: str = "auto", timeout: float | None = None) -> pb.AdviseBidResponse:
+                   mode: str = "auto", timeout: float | None = None, no_pass: bool = False,
+                   single_dummy_layouts: int = 0) -> pb.AdviseBidResponse:
         """Which contract (``prefdd bid``): every contract's chance and expected
         value from 10 cards, or the best contract and discard of 12 (``talon``
         added). ``contracts`` empty: all. ``layouts`` 0: 200."""
@@ -343,7 +345,8 @@ class AnalysisClient:
             contracts=[contract_message(c) for c in contracts],
             defence=DEFENCE_RULES.from_text(defence), unseen=unseen,
             prior_tricks=list(prior_tricks), four_players=four_players,
-            budget=_budget(layouts, seconds, seed, mode))
+            budget=_budget(layouts, seconds, seed, mode), no_pass=no_pass,
+            single_dummy_layouts=single_dummy_layouts)
         return self._call(self.stub.AdviseBid, request, timeout)
 
     def enumerate_splits(self, hand: str, declarer: int, contracts: Iterable[Contract | str], *, discard: str = "",

@@ -13,6 +13,7 @@ client's mistake is reported rather than ignored.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -278,12 +279,46 @@ def batch_error(item_id: str, index: int, message: str) -> pb.BatchResult:
     return pb.BatchResult(id=item_id, index=index, error=short(message))
 
 
+MAX_EXPONENT = 40
+"""The largest decimal exponent of a number written as text in a JSON field
+("1e40"): Python's exact rationals expand an exponent into digits, so
+"1e10000000" alone holds the interpreter for seconds."""
+MAX_NUMBER_TEXT = 80
+"""Characters of a number written as text in a JSON field ("40/3", "-7.5")."""
+_NUMBER_TEXT = re.compile(r"\s*[-+]?[\d_]*\.?[\d_]*(?:[eE]\s*([-+]?[\d_]+))?(?:/[\d_]+)?\s*")
+
+
+def _check_number_text(text: str, field: str) -> None:
+    if len(text) > 4 * MAX_NUMBER_TEXT or not any(c.isdigit() for c in text):
+        return
+    match = _NUMBER_TEXT.fullmatch(text)
+    if match is None:
+        return
+    exponent = match.group(1)
+    if len(text) > MAX_NUMBER_TEXT or (exponent is not None and (
+            len(exponent) > 6 or abs(int(exponent.replace("_", "") or 0)) > MAX_EXPONENT)):
+        raise RequestError(f"field '{field}': the number {text[:40]!r} is out of range (at most "
+                           f"{MAX_NUMBER_TEXT} characters and exponents within ±{MAX_EXPONENT})")
+
+
+def _check_numbers(value: Any, field: str) -> None:
+    """Refuse numbers written as text that are absurdly large, before any
+    arithmetic; walks the decoded JSON without recursion."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            _check_number_text(item, field)
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
 def json_object(text: str, field: str, empty_ok: bool) -> dict[str, Any]:
-    """A JSON object field (empty text: {} when ``empty_ok``)."""
-    return _json_object(text, field, empty_ok)
-
-
-def _json_object(text: str, field: str, empty_ok: bool) -> dict[str, Any]:
+    """A JSON object field (empty text: {} when ``empty_ok``), its numbers
+    written as text bounded (``MAX_EXPONENT``, ``MAX_NUMBER_TEXT``)."""
     if not text.strip():
         if empty_ok:
             return {}
@@ -292,8 +327,13 @@ def _json_object(text: str, field: str, empty_ok: bool) -> dict[str, Any]:
         value = json.loads(text)
     except json.JSONDecodeError as error:
         raise RequestError(f"field '{field}' is not valid JSON: {error}") from None
+    except RecursionError:
+        raise RequestError(f"field '{field}' is nested too deeply") from None
+    except ValueError as error:  # an integer of more digits than Python converts
+        raise RequestError(f"field '{field}': {error}") from None
     if not isinstance(value, dict):
         raise RequestError(f"field '{field}' must be a JSON object, got {type(value).__name__}")
+    _check_numbers(value, field)
     return value
 
 
@@ -302,8 +342,8 @@ def score_request(message: pb.ScoreRequest) -> tuple[str, dict[str, Any]]:
     request's convention and overrides; else a ``prefdd score`` request."""
     convention = CONVENTIONS.required(message.convention, "convention")
     kind = SCORE_KINDS.required(message.kind, "kind")
-    overrides = _json_object(message.option_overrides_json, "option_overrides_json", empty_ok=True)
-    data = _json_object(message.input_json, "input_json", empty_ok=False)
+    overrides = json_object(message.option_overrides_json, "option_overrides_json", empty_ok=True)
+    data = json_object(message.input_json, "input_json", empty_ok=False)
     if kind == "game":
         game = {**data, "convention": convention}
         game.pop("option_overrides", None)

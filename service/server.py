@@ -35,12 +35,13 @@ Choices where the issue is silent:
 from __future__ import annotations
 
 import logging
+import os
 import signal
 import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
-from typing import Any, Callable
+from dataclasses import dataclass, field, fields
+from typing import IO, TYPE_CHECKING, Any, Callable
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
@@ -50,13 +51,17 @@ from solver.engine import Solver
 
 from .advice_runs import AdviceRuns
 from .cluster import Cluster
-from .interceptors import HEALTH_SERVICE, LOGGER, AuthInterceptor, CallLogInterceptor, JsonLogFormatter
+from .interceptors import HEALTH_SERVICE, LOGGER, AuthInterceptor, CallLimits, CallLogInterceptor, JsonLogFormatter
 from .pool import SolverPool
+from .score_workers import ScoreWorkers
 from .proto import SERVICE_NAME, pb_grpc
 from .servicer import AnalysisServicer
 
-__all__ = ["AnalysisServicer", "JsonLogFormatter", "LOGGER", "RunningServer", "ServerConfig", "configure_logging",
-           "serve", "start_server"]
+if TYPE_CHECKING:
+    from .metrics import Metrics
+
+__all__ = ["AnalysisServicer", "JsonLogFormatter", "LOGGER", "RunningServer", "ServerConfig", "capture_native_stderr",
+           "configure_logging", "serve", "start_server"]
 
 
 @dataclass(frozen=True)
@@ -76,7 +81,23 @@ class ServerConfig:
     max_message_bytes: int = 4 << 20
     """Largest request or response message."""
     max_concurrent_rpcs: int = 64
-    """Calls served at once; more are refused with RESOURCE_EXHAUSTED."""
+    """Calls served at once (health checks not counted); more are refused
+    with RESOURCE_EXHAUSTED."""
+    max_health_watches: int = 16
+    """Health ``Watch`` streams open at once, counted apart from
+    ``max_concurrent_rpcs`` (they need no token); more are refused."""
+    max_connections: int = 256
+    """Client connections open at once; more are closed by gRPC at once."""
+    keepalive_seconds: float = 30.0
+    """The server pings each connection this often; a client that does not
+    answer within ``keepalive_timeout_seconds`` (a frozen or vanished client)
+    is disconnected and its calls are cancelled, their work stopped."""
+    keepalive_timeout_seconds: float = 10.0
+    max_connection_idle_seconds: float = 600.0
+    """A connection without calls for this long is closed."""
+    max_connection_age_seconds: float | None = None
+    """If set, connections are closed after this long (calls in flight get
+    ``grace`` more seconds), so that clients spread over restarted servers."""
     max_advice_runs: int = 2
     """Advice calls (AdviseWhist, AdviseBid, Enumerate, AdvisePlay) running at once; more
     are refused with RESOURCE_EXHAUSTED."""
@@ -85,16 +106,26 @@ class ServerConfig:
     enumeration); a full deal's Enumerate needs 184,756."""
     advice_workers: int | None = None
     """Worker threads of one advice run; default: as many as solver workers."""
-    tls_cert: bytes | None = None
+    max_advice_seconds: float = 120.0
+    """The longest an advice run goes on (its estimate so far is answered,
+    marked stopped), whatever its budget and deadline."""
+    score_workers: int = 2
+    """Processes that run Score calls (see :mod:`service.score_workers`)."""
+    max_score_seconds: float = 30.0
+    """The longest one Score call may compute; beyond: RESOURCE_EXHAUSTED."""
+    metrics_port: int | None = None
+    """If set, Prometheus metrics are served over HTTP on ``host`` and this
+    port (0 picks a free one; see :attr:`RunningServer.metrics_port`)."""
+    tls_cert: bytes | None = field(default=None, repr=False)
     """PEM certificate chain; with ``tls_key``, serve TLS only."""
-    tls_key: bytes | None = None
+    tls_key: bytes | None = field(default=None, repr=False)
     auth_token: str | None = field(default=None, repr=False)
     """If set, every call but health checks needs ``authorization: Bearer <token>``."""
-    solver_setup: Callable[[Solver], None] | None = None
-    """Called with each worker's solver before its first job (tests)."""
     dask: str | None = None
     """A Dask scheduler's address (or ``local:N``): batch streams and advice
     runs are solved on that cluster (:mod:`service.cluster`)."""
+    solver_setup: Callable[[Solver], None] | None = field(default=None, repr=False)
+    """Called with each worker's solver before its first job (tests)."""
     grpc_enabled: bool = True
     """Serve gRPC on ``port`` (``--no-grpc`` serves HTTP alone)."""
     http_port: int | None = None
@@ -103,18 +134,33 @@ class ServerConfig:
     http_timeout: float = 60.0
     """Seconds an HTTP call may take at most (its search is stopped then)."""
 
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(self) if f.repr)
+        return (f"ServerConfig({shown}, tls={self.tls_cert is not None}, "
+                f"auth={self.auth_token is not None})")
+
     def __post_init__(self) -> None:
         for name in ("max_batch_items", "batch_window", "max_message_bytes", "max_concurrent_rpcs",
-                     "max_advice_runs", "max_advice_layouts", "advice_workers"):
+                     "max_health_watches", "max_connections", "max_advice_runs", "max_advice_layouts",
+                     "advice_workers", "score_workers"):
             value = getattr(self, name)
             if value is None and name in ("batch_window", "advice_workers"):
                 continue
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be a whole number of at least 1, got {value!r}")
-        for name in ("port", "http_port"):
+        for name in ("keepalive_seconds", "keepalive_timeout_seconds", "max_connection_idle_seconds",
+                     "max_connection_age_seconds", "max_advice_seconds", "max_score_seconds"):
             value = getattr(self, name)
-            if value is not None and not 0 <= value <= 65535:
-                raise ValueError(f"{name} must be 0..65535, got {value}")
+            if value is None and name == "max_connection_age_seconds":
+                continue
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 1e7:
+                raise ValueError(f"{name} must be a positive number of seconds, got {value!r}")
+        for name in ("port", "metrics_port", "http_port"):
+            value = getattr(self, name)
+            if value is None and name != "port":
+                continue
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 65535:
+                raise ValueError(f"{name} must be 0..65535, got {value!r}")
         if not self.grpc_enabled and self.http_port is None:
             raise ValueError("with gRPC off, give an HTTP port: there is nothing to serve")
         if not (self.http_timeout > 0):
@@ -130,6 +176,11 @@ def _address(host: str, port: int) -> str:
     return f"[{host}]:{port}" if ":" in host and not host.startswith("[") else f"{host}:{port}"
 
 
+HEALTH_CHECK_SLOTS = 8
+"""gRPC's own call limit leaves this many calls for health checks beyond
+the counted calls and Watch streams (:class:`~service.interceptors.CallLimits`)."""
+
+
 @dataclass
 class RunningServer:
     """A started server; :meth:`stop` shuts it down gracefully."""
@@ -141,9 +192,15 @@ class RunningServer:
     port: int
     config: ServerConfig
     advice: AdviceRuns
-    cluster: Cluster | None = None
+    scoring: ScoreWorkers
+    limits: CallLimits
+    metrics: Metrics | None = None
+    metrics_port: int | None = None
+    """The port of the Prometheus endpoint, if one is served."""
     http: Any = None
     """The HTTP server (:class:`service.web.server.HttpServer`), when one runs."""
+    cluster: Cluster | None = None
+    """The Dask cluster's connection, with ``--dask``."""
 
     @property
     def address(self) -> str:
@@ -158,46 +215,97 @@ class RunningServer:
         if self.http is not None:
             self.http.stop(grace or 0.0)
         self.advice.cancel_all()
+        self.scoring.close()
         self.pool.shutdown(cancel_running=True, timeout=10.0)
+        if self.metrics is not None:
+            self.metrics.stop()
         if self.cluster is not None:
             self.cluster.close()
+
+
+def _options(config: ServerConfig) -> list[tuple[str, int]]:
+    """gRPC channel arguments: message sizes, keepalive and connection limits."""
+    milliseconds = lambda seconds: int(seconds * 1000)  # noqa: E731
+    options = [("grpc.max_receive_message_length", config.max_message_bytes),
+               ("grpc.max_send_message_length", config.max_message_bytes),
+               ("grpc.so_reuseport", 0),
+               ("grpc.keepalive_time_ms", milliseconds(config.keepalive_seconds)),
+               ("grpc.keepalive_timeout_ms", milliseconds(config.keepalive_timeout_seconds)),
+               # gRPC's C core waits this long for any ping's answer (a minute unless set);
+               # measured: with only the keepalive timeout a SIGSTOPped client held its call
+               # for good in 1 run of 2.
+               ("grpc.http2.ping_timeout_ms", milliseconds(config.keepalive_timeout_seconds)),
+               ("grpc.keepalive_permit_without_calls", 1),
+               # Keep pinging a stream whose client stopped reading (no data frames flow),
+               # and let the keepalive ping go out beside an unanswered flow-control (BDP)
+               # ping ("too many recent pings" otherwise held it back).
+               ("grpc.http2.max_pings_without_data", 0),
+               ("grpc.http2.max_inflight_pings", 2),
+               ("grpc.max_connection_idle_ms", milliseconds(config.max_connection_idle_seconds)),
+               ("grpc.max_allowed_incoming_connections", config.max_connections)]
+    if config.max_connection_age_seconds is not None:
+        options += [("grpc.max_connection_age_ms", milliseconds(config.max_connection_age_seconds)),
+                    ("grpc.max_connection_age_grace_ms", milliseconds(config.max_advice_seconds))]
+    return options
+
+
+def _metrics(pool: SolverPool, advice: AdviceRuns, scoring: ScoreWorkers) -> Metrics:
+    from .metrics import Metrics
+
+    return Metrics({
+        "prefdd_pool_queued_jobs": ("Solver jobs waiting for a worker.", lambda: pool.stats().queued),
+        "prefdd_pool_busy_workers": ("Solver workers running a job.", lambda: pool.stats().busy_workers),
+        "prefdd_pool_workers": ("Solver worker threads.", lambda: pool.workers),
+        "prefdd_advice_runs_active": ("Advice runs going on.", lambda: advice.active),
+        "prefdd_score_workers_busy": ("Scoring processes at work.", lambda: scoring.busy),
+    })
 
 
 def start_server(config: ServerConfig) -> RunningServer:
     """Build, bind and start a server; raises OSError if the address is taken."""
     cluster = Cluster(config.dask) if config.dask else None
     pool = SolverPool(config.workers, config.solver_setup)
-    advice = AdviceRuns(config.max_advice_runs, config.advice_workers or pool.workers,
+    advice = AdviceRuns(config.max_advice_runs, config.advice_workers or pool.workers, config.max_advice_seconds,
                         cluster.executor if cluster else None)
-    running = _start_grpc(config, pool, advice, cluster) if config.grpc_enabled else RunningServer(
-        None, pool, health.HealthServicer(), 0, config, advice, cluster)
-    if config.http_port is not None:
-        from .web.app import WebConfig
-        from .web.server import start_http
-        web = WebConfig(timeout=config.http_timeout, max_body_bytes=config.max_message_bytes,
-                        max_concurrent=config.max_concurrent_rpcs, max_advice_layouts=config.max_advice_layouts,
-                        auth_token=config.auth_token)
-        try:
+    scoring = ScoreWorkers(config.score_workers, config.max_score_seconds)
+    limits = CallLimits(config.max_concurrent_rpcs, config.max_health_watches)
+    try:
+        metrics = _metrics(pool, advice, scoring) if config.metrics_port is not None else None
+        running = _start_grpc(config, pool, advice, scoring, limits, metrics, cluster) if config.grpc_enabled \
+            else RunningServer(None, pool, health.HealthServicer(), 0, config, advice, scoring, limits, metrics)
+    except (ImportError, OSError):
+        pool.shutdown()
+        if cluster is not None:
+            cluster.close()
+        raise
+    running.cluster = cluster
+    try:
+        if metrics is not None:
+            running.metrics_port = metrics.serve(config.host, config.metrics_port or 0)
+        if config.http_port is not None:
+            from .web.app import WebConfig
+            from .web.server import start_http
+            web = WebConfig(timeout=config.http_timeout, max_body_bytes=config.max_message_bytes,
+                            max_concurrent=config.max_concurrent_rpcs, max_advice_layouts=config.max_advice_layouts,
+                            auth_token=config.auth_token)
             running.http = start_http(pool, advice, config.host, config.http_port, web)
-        except OSError:
-            running.stop(grace=0)
-            raise
+    except OSError:
+        running.stop(grace=0)
+        raise
     return running
 
 
-def _start_grpc(config: ServerConfig, pool: SolverPool, advice: AdviceRuns, cluster: Cluster | None) -> RunningServer:
-    interceptors: list[grpc.ServerInterceptor] = [CallLogInterceptor()]
+def _start_grpc(config: ServerConfig, pool: SolverPool, advice: AdviceRuns, scoring: ScoreWorkers,
+                limits: CallLimits, metrics: Metrics | None, cluster: Cluster | None = None) -> RunningServer:
+    interceptors: list[grpc.ServerInterceptor] = [CallLogInterceptor(metrics)]
     if config.auth_token is not None:
         interceptors.append(AuthInterceptor(config.auth_token))
+    interceptors.append(limits)
+    calls = config.max_concurrent_rpcs + config.max_health_watches + HEALTH_CHECK_SLOTS
     server = grpc.server(
-        ThreadPoolExecutor(max_workers=config.max_concurrent_rpcs + 4, thread_name_prefix="prefdd-rpc"),
-        interceptors=interceptors,
-        options=[("grpc.max_receive_message_length", config.max_message_bytes),
-                 ("grpc.max_send_message_length", config.max_message_bytes),
-                 ("grpc.so_reuseport", 0)],
-        maximum_concurrent_rpcs=config.max_concurrent_rpcs,
-    )
-    pb_grpc.add_AnalysisServicer_to_server(AnalysisServicer(pool, config, advice, cluster), server)
+        ThreadPoolExecutor(max_workers=calls + 4, thread_name_prefix="prefdd-rpc"),
+        interceptors=interceptors, options=_options(config), maximum_concurrent_rpcs=calls)
+    pb_grpc.add_AnalysisServicer_to_server(AnalysisServicer(pool, config, advice, scoring, cluster), server)
     health_servicer = health.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection((SERVICE_NAME, HEALTH_SERVICE, reflection.SERVICE_NAME), server)
@@ -214,23 +322,42 @@ def _start_grpc(config: ServerConfig, pool: SolverPool, advice: AdviceRuns, clus
     else:
         reason = "the address is in use or not available"
     if port == 0:
-        pool.shutdown()
-        if cluster is not None:
-            cluster.close()
         raise OSError(f"cannot listen on {address}: {reason}")
     server.start()
     for name in ("", SERVICE_NAME):
         health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    return RunningServer(server, pool, health_servicer, port, config, advice, cluster)
+    return RunningServer(server, pool, health_servicer, port, config, advice, scoring, limits, metrics)
 
 
-def configure_logging(level: str = "info") -> None:
-    """JSON log lines on standard error."""
-    handler = logging.StreamHandler(sys.stderr)
+def configure_logging(level: str = "info", stream: IO[str] | None = None) -> None:
+    """JSON log lines on ``stream`` (standard error)."""
+    handler = logging.StreamHandler(stream or sys.stderr)
     handler.setFormatter(JsonLogFormatter())
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level.upper())
+
+
+def capture_native_stderr() -> IO[str]:
+    """Route what is written to file descriptor 2 (gRPC's C core and absl
+    write their own messages there, and Python's last-resort tracebacks go
+    there too) into JSON log records of the ``grpc.native`` logger; answers
+    the stream the log itself should be written to (the real standard error)."""
+    real = os.fdopen(os.dup(2), "w", buffering=1, encoding="utf-8", errors="replace")
+    read_end, write_end = os.pipe()
+    os.dup2(write_end, 2)
+    os.close(write_end)
+    sys.stderr = os.fdopen(2, "w", buffering=1, encoding="utf-8", errors="replace", closefd=False)
+    native = logging.getLogger("grpc.native")
+
+    def forward() -> None:
+        with os.fdopen(read_end, "r", encoding="utf-8", errors="replace") as lines:
+            for line in lines:
+                if line.strip():
+                    native.warning("%s", line.rstrip("\n"))
+
+    threading.Thread(target=forward, name="prefdd-stderr", daemon=True).start()
+    return real
 
 
 def serve(config: ServerConfig, grace: float = 10.0) -> int:
@@ -247,6 +374,7 @@ def serve(config: ServerConfig, grace: float = 10.0) -> int:
     previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGTERM, signal.SIGINT)}
     LOGGER.info("listening on %s", running.address, extra={"fields": {
         "event": "listening", "address": running.address, "port": running.port,
+        "metrics_port": running.metrics_port, "config": repr(config),
         "workers": running.pool.workers, "advice_workers": running.advice.workers,
         "max_advice_runs": running.advice.max_runs, "tls": config.tls_cert is not None,
         "auth": config.auth_token is not None, "grpc": config.grpc_enabled,

@@ -18,30 +18,32 @@ cancel stop the work. A new RPC is a handler of the same shape.
 
 Choices where the issue is silent:
 
-* Score runs on the handler thread (pure Python, no search) and takes its
-  input and answers as JSON text in the ``prefdd score`` / ``prefdd pool
-  --json`` forms.
+* Score (pure Python, no search) runs in a worker process
+  (:mod:`service.score_workers`) that its deadline, its cancel or the server's
+  ``max_score_seconds`` stops; it takes its input and answers as JSON text in
+  the ``prefdd score`` / ``prefdd pool --json`` forms.
 * An advice call beyond ``max_advice_runs`` is refused at once rather than
   queued: a run takes every advice worker thread for seconds to minutes, and a
   client is better told to retry than left waiting behind an unknown queue.
 """
 from __future__ import annotations
 
-import json
+import logging
 from typing import TYPE_CHECKING, Callable, Iterator, TypeVar
 
 import grpc
 
 from solver.advice import RunOptions, advise_bid, advise_play, advise_whist, enumerate_splits
 from solver.engine import Solver
-from solver.scoring import ScoringError, game_from_json, handle_request
-from solver.scoring.drawing import game_json
 
 from . import advice_calls, convert, deal_analysis, play_calls
 from .advice_calls import BudgetChoice, LayoutLimitExceeded
-from .advice_runs import AdviceBusy, AdviceRuns, CallEnded
+from .advice_runs import AdviceBusy, AdviceRuns, AdviceTimeLimit, CallEnded
 from .batch_stream import BatchLimitExceeded, BatchStream
+from .errors import UndecodableMessage
+from .interceptors import deadline_passed, note
 from .pool import JobCancelled, PoolClosed, SolverPool
+from .score_workers import ScoreFailed, ScoreStopped, ScoreWorkers
 from .proto import pb, pb_grpc
 
 if TYPE_CHECKING:
@@ -50,6 +52,7 @@ if TYPE_CHECKING:
 
 __all__ = ["AnalysisServicer"]
 
+LOGGER = logging.getLogger("service")
 LONGEST_WAIT = 1.0  # seconds; waits are sliced so a dead call is noticed
 
 T = TypeVar("T")
@@ -64,11 +67,12 @@ class AnalysisServicer(pb_grpc.AnalysisServicer):
     """The RPCs. Each handler converts, hands the search to the pool (or to an
     advice run) and waits."""
 
-    def __init__(self, pool: SolverPool, config: ServerConfig, advice: AdviceRuns,
+    def __init__(self, pool: SolverPool, config: ServerConfig, advice: AdviceRuns, scoring: ScoreWorkers,
                  cluster: Cluster | None = None) -> None:
         self._pool = pool
         self._config = config
         self._advice = advice
+        self._scoring = scoring
         self._cluster = cluster
 
     def _run(self, context: grpc.ServicerContext, work: Callable[[Solver], T]) -> T:
@@ -88,7 +92,7 @@ class AnalysisServicer(pb_grpc.AnalysisServicer):
         try:
             return job.result()
         except JobCancelled:
-            if _remaining(context) <= 0:
+            if deadline_passed(context):
                 context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, "deadline exceeded: the search was stopped")
             context.abort(grpc.StatusCode.CANCELLED, "the call was cancelled: the search was stopped")
         except MemoryError:
@@ -120,23 +124,41 @@ class AnalysisServicer(pb_grpc.AnalysisServicer):
             yield from stream.results(request_iterator, expired=lambda: _remaining(context) <= 0)
         except BatchLimitExceeded as error:
             context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, str(error))
+        except UndecodableMessage as error:
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT, convert.short(str(error)))
         except PoolClosed:
             context.abort(grpc.StatusCode.UNAVAILABLE, "the server is shutting down")
+        finally:
+            note(items=stream.items_read)
         if stream.cancelled:
-            if _remaining(context) <= 0:
+            if deadline_passed(context):
                 context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, "deadline exceeded: the batch was stopped")
             context.abort(grpc.StatusCode.CANCELLED, "the call was cancelled: the batch was stopped")
 
     def Score(self, request: pb.ScoreRequest, context: grpc.ServicerContext) -> pb.ScoreResponse:
         try:
             kind, data = convert.score_request(request)
-            if kind == "game":
-                result = game_json(game_from_json(data))
-            else:
-                result = handle_request(data)
-        except (ScoringError, ValueError) as error:
+        except ValueError as error:
             context.abort(grpc.StatusCode.INVALID_ARGUMENT, convert.short(str(error)))
-        return pb.ScoreResponse(result_json=json.dumps(result, ensure_ascii=False))
+        try:
+            result = self._scoring.run(kind, data, ended=lambda: _ended(context))
+        except ScoreStopped as stop:
+            if stop.reason == "limit":
+                context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, "the scoring took longer than the server's "
+                              f"limit max_score_seconds={self._scoring.seconds:g} and was stopped")
+            if stop.reason == "closed":
+                context.abort(grpc.StatusCode.UNAVAILABLE, "the server is shutting down")
+            _abort_ended(context, "the scoring")
+            context.abort(grpc.StatusCode.CANCELLED, "the call was cancelled: the scoring was stopped")
+        except ScoreFailed as failure:
+            if failure.kind == "invalid":
+                context.abort(grpc.StatusCode.INVALID_ARGUMENT, convert.short(str(failure)))
+            if failure.kind == "exhausted":
+                context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, str(failure))
+            LOGGER.error("the scoring process failed", extra={"fields": {
+                "event": "score_failure", "traceback": str(failure)}})
+            context.abort(grpc.StatusCode.INTERNAL, "internal error in the analysis server (logged)")
+        return pb.ScoreResponse(result_json=result)
 
     def AnalyzeDeal(self, request: pb.AnalyzeDealRequest,
                     context: grpc.ServicerContext) -> pb.AnalyzeDealResponse:
@@ -156,17 +178,17 @@ class AnalysisServicer(pb_grpc.AnalysisServicer):
         try:
             advice_calls.check_layouts(budget, layouts, self._config.max_advice_layouts)
             result = self._advice.run(context, budget, work)
-        except (LayoutLimitExceeded, AdviceBusy) as error:
+        except (LayoutLimitExceeded, AdviceBusy, AdviceTimeLimit) as error:
             context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, str(error))
         except CallEnded:
-            _abort_ended(context)
+            _abort_ended(context, "the advice run")
             context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, "deadline exceeded before the advice run started")
         except MemoryError:
             context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, "the advice run's solver tables could not be allocated")
         except ValueError as error:
-            _abort_ended(context)  # a run stopped before any layout says so with an AdviceError
+            _abort_ended(context, "the advice run")  # a run stopped before any layout says so with an AdviceError
             context.abort(grpc.StatusCode.INVALID_ARGUMENT, convert.short(str(error)))
-        _abort_ended(context)
+        _abort_ended(context, "the advice run")
         return result
 
     def AdviseWhist(self, request: pb.AdviseWhistRequest,
@@ -199,9 +221,14 @@ class AnalysisServicer(pb_grpc.AnalysisServicer):
         result = self._advise(context, budget, layouts, lambda options: run(advice_request, options))
         return respond(result)
 
-def _abort_ended(context: grpc.ServicerContext) -> None:
-    """Abort with DEADLINE_EXCEEDED or CANCELLED if the call has ended."""
-    if _remaining(context) <= 0:
-        context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, "deadline exceeded: the advice run was stopped")
+def _ended(context: grpc.ServicerContext) -> bool:
+    return _remaining(context) <= 0 or not context.is_active()
+
+
+def _abort_ended(context: grpc.ServicerContext, work: str) -> None:
+    """Abort with DEADLINE_EXCEEDED or CANCELLED if the call has ended (``work``
+    names what was stopped)."""
+    if deadline_passed(context):
+        context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, f"deadline exceeded: {work} was stopped")
     if not context.is_active():
-        context.abort(grpc.StatusCode.CANCELLED, "the call was cancelled: the advice run was stopped")
+        context.abort(grpc.StatusCode.CANCELLED, f"the call was cancelled: {work} was stopped")

@@ -6,6 +6,7 @@
     prefdd score / prefdd pool            scoring (solver.scoring.cli)
     prefdd analyze                        whole-deal analysis (solver.analysis.cli)
     prefdd whist / bid / enumerate / play decisions under hidden cards (solver.advice.cli)
+    prefdd convert                        deal records between forms (solver.formats.cli)
     prefdd serve                          the gRPC service (service.cli)
     prefdd --version
 
@@ -28,10 +29,12 @@ from typing import IO, Callable, Iterable, Iterator, Sequence
 from . import __version__, api, cli_args, distributed
 from . import batch as batch_module
 from .batch import evaluate_line
-from .notation import SEAT_NAMES, SUIT_SYMBOLS, Contract, ContractKind, Deal
+from .notation import SEAT_NAMES, SUIT_SYMBOLS, Contract, ContractKind
 from .position import Position
 from .advice import cli as advice_cli
 from .analysis import cli as analysis_cli
+from .formats import cli as formats_cli
+from .formats import read_deal
 from .scoring import cli as scoring_cli
 
 EXIT_USAGE = 2
@@ -52,7 +55,7 @@ def _print_json(value: object, out: IO[str]) -> None:
 
 def cmd_solve(args: argparse.Namespace) -> int:
     out = sys.stdout
-    deal = Deal.parse(args.deal)
+    deal = read_deal(args.deal, files=True)
     contract = Contract.parse(args.contract)
     if contract.kind is ContractKind.ALLPASS:
         raise CommandError("solve takes a trick contract or misere; for all-pass use 'prefdd batch'")
@@ -93,7 +96,7 @@ def format_table(table: api.DealTable) -> str:
 
 def cmd_table(args: argparse.Namespace) -> int:
     out = sys.stdout
-    deal = Deal.parse(args.deal)
+    deal = read_deal(args.deal, files=True)
     table = api.deal_table(deal, args.leader)
     if args.json:
         _print_json({"tricks": [list(row) for row in table.tricks], "misere": list(table.misere),
@@ -147,7 +150,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     solve = commands.add_parser("solve", help="the declarer's tricks in one contract",
                                 description="Solve one contract double dummy.")
-    solve.add_argument("deal", help="three dotted hands in seat order (talon optional)")
+    solve.add_argument("deal", help="three hands in seat order (talon optional), or a record file "
+                                    "(JSON record, JPref deal: line, .pts)")
     solve.add_argument("--contract", required=True, help="6s .. 10nt, or misere")
     solve.add_argument("--declarer", required=True, type=cli_args.seat, help="seat 0-2")
     solve.add_argument("--leader", default=0, type=cli_args.seat, help="seat that leads (default 0)")
@@ -175,6 +179,7 @@ def build_parser() -> argparse.ArgumentParser:
     scoring_cli.register(commands)          # score, pool
     analysis_cli.register(commands)         # analyze
     advice_cli.register(commands)           # whist, bid, enumerate, play
+    formats_cli.register(commands)          # convert
     for entry in entry_points(group=COMMAND_GROUP):  # serve (service.cli)
         try:
             register = entry.load()

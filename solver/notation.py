@@ -82,6 +82,7 @@ __all__ = [
     "Contract",
     "parse_seat",
     "parse_cards",
+    "parse_card_runs",
     "format_cards",
 ]
 
@@ -247,8 +248,10 @@ def _finish_rank_first_card(token: str, pos: int, rank: int, after: int) -> tupl
     return Card(suit, rank), pos
 
 
-def _scan_cards(token: str) -> list[Card]:
-    """Read a token made of whole cards only, written together: 'AsKs', 'sAsK', '10c'.
+def _scan_cards(token: str, runs: bool = False) -> list[Card]:
+    """Read a token made of whole cards, in the order written: 'AsKs', 'sAsK',
+    '10c'; with ``runs`` a suit may also be followed by several ranks
+    ('♠AKQ' is ♠A ♠K ♠Q) or by a void mark ('♣—', no cards).
 
     Each card is rank-then-suit or suit-then-rank; the first character decides.
     """
@@ -259,13 +262,27 @@ def _scan_cards(token: str) -> list[Card]:
         suit_read = _read_suit(token, pos)
         if rank_read is not None:
             card, pos = _finish_rank_first_card(token, pos, *rank_read)
-        elif suit_read is not None:
+            cards.append(card)
+        elif suit_read is not None and not runs:
             suit, after = suit_read
             rank, pos = _read_second_half(token, pos, after, _read_rank, "suit", "rank", _RANK_HELP)
-            card = Card(suit, rank)
+            cards.append(Card(suit, rank))
+        elif suit_read is not None:
+            suit, pos = suit_read
+            if pos < len(token) and token[pos] in _VOID_MARKS:
+                pos += 1
+                continue
+            start = pos
+            while (rank_read := _read_rank(token, pos)) is not None:
+                rank, pos = rank_read
+                cards.append(Card(suit, rank))
+            if pos == start:
+                raise NotationError(
+                    f"suit {token[start - 1]!r} in {token!r} is "
+                    f"not followed by ranks ({_RANK_HELP}) or a void mark '—'"
+                )
         else:
             raise _not_rank_or_suit(token, pos)
-        cards.append(card)
     return cards
 
 
@@ -423,36 +440,12 @@ class Hand:
                 continue
             cls._check_pending(pending, text)
             pending = None
-            pos = 0
-            while pos < len(token):
-                rank_read = _read_rank(token, pos)
-                suit_read = _read_suit(token, pos)
-                if rank_read is not None:
-                    # A single card written rank first: 'As', '10c'.
-                    try:
-                        card, pos = _finish_rank_first_card(token, pos, *rank_read)
-                    except NotationError as error:
-                        raise NotationError(f"hand {text!r}: {error}") from None
-                    mask = cls._add(mask, card, text)
-                elif suit_read is not None:
-                    # A suit then its ranks: '♠AKQ', 'sA', or a void '♣—'.
-                    suit, pos = suit_read
-                    if pos < len(token) and token[pos] in _VOID_MARKS:
-                        pos += 1
-                        continue
-                    start = pos
-                    while (rank_read := _read_rank(token, pos)) is not None:
-                        rank, pos = rank_read
-                        mask = cls._add(mask, Card(suit, rank), text)
-                    if pos == start:
-                        raise NotationError(
-                            f"hand {text!r}: suit {token[start - 1]!r} in {token!r} is "
-                            f"not followed by ranks ({_RANK_HELP}) or a void mark '—'"
-                        )
-                else:
-                    raise NotationError(
-                        f"hand {text!r}: {_not_rank_or_suit(token, pos)}"
-                    )
+            try:
+                cards = _scan_cards(token, runs=True)
+            except NotationError as error:
+                raise NotationError(f"hand {text!r}: {error}") from None
+            for card in cards:
+                mask = cls._add(mask, card, text)
         cls._check_pending(pending, text)
         return cls(mask)
 
@@ -937,6 +930,22 @@ def parse_cards(text: str) -> list[Card]:
         return cards
     for token in re.split(r"[\s,;]+", cleaned):
         for card in _scan_cards(token):
+            if card in seen:
+                raise NotationError(f"card {card} given twice in {cleaned!r}")
+            seen.add(card)
+            cards.append(card)
+    return cards
+
+
+def parse_card_runs(text: str) -> list[Card]:
+    """Cards in play order, suit-grouped runs allowed: ``'♦8K ♠9'`` is ♦8, ♦K, ♠9
+    (JPref's trick lists); every form of :func:`parse_cards` too.  A card
+    given twice is a NotationError."""
+    cleaned = _clean(text).strip()
+    cards: list[Card] = []
+    seen: set[Card] = set()
+    for token in re.split(r"[\s,;]+", cleaned) if cleaned else []:
+        for card in _scan_cards(token, runs=True):
             if card in seen:
                 raise NotationError(f"card {card} given twice in {cleaned!r}")
             seen.add(card)

@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Iterator
 
+import grpc
 import pytest
 
 from solver import Card, Deal, Hand
@@ -71,11 +72,11 @@ class ServeProcess:
     """``prefdd serve --port 0 ...`` as a child process; its log lines are
     read from standard error (JSON, one per line)."""
 
-    def __init__(self, *args: str) -> None:
+    def __init__(self, *args: str, env: dict[str, str] | None = None) -> None:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "solver.cli", "serve", "--host", LOOPBACK, "--port", "0", *args],
             stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+            env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})})
         self.logs: list[dict] = []
         self.port = int(self.wait_for_log("listening")["port"])
 
@@ -111,6 +112,35 @@ class ServeProcess:
             self.process.kill()
             self.process.wait()
         self.stderr.close()
+
+
+def raw_channel(port: int, **options: object) -> grpc.Channel:
+    """A plain channel of its own (not sharing a connection with other channels)."""
+    return grpc.insecure_channel(f"{LOOPBACK}:{port}", options=[("grpc.use_local_subchannel_pool", 1),
+                                                                 *options.items()])
+
+
+def raw_call(channel: grpc.Channel, method: str, data: bytes, timeout: float = GUARD,
+             metadata: tuple = ()) -> grpc.RpcError | bytes:
+    """Send ``data`` as the request of a unary ``method``; the answer bytes or the error."""
+    call = channel.unary_unary(method, request_serializer=None, response_deserializer=None)
+    try:
+        return call(data, timeout=timeout, metadata=metadata)
+    except grpc.RpcError as error:
+        return error
+
+
+def raw_stream(channel: grpc.Channel, method: str, messages: list[bytes], timeout: float = GUARD,
+               metadata: tuple = ()) -> tuple[list[bytes], grpc.RpcError | None]:
+    """Send ``messages`` on a stream-stream ``method``; the answers and the error, if any."""
+    call = channel.stream_stream(method, request_serializer=None, response_deserializer=None)
+    answers: list[bytes] = []
+    try:
+        for answer in call(iter(messages), timeout=timeout, metadata=metadata):
+            answers.append(answer)
+    except grpc.RpcError as error:
+        return answers, error
+    return answers, None
 
 
 def make_certificate(folder: Path) -> tuple[Path, Path]:

@@ -115,3 +115,59 @@ def test_bad_bid_requests(arguments: dict, message: str) -> None:
     base.update(arguments)
     with pytest.raises(AdviceError, match=message):
         bid_request(base.pop("hand"), base.pop("seat"), **base)
+
+
+WEAK = "KJ8.Q97.KT8.9"   # scattered kings and queens, no suit, no misère: a hand that must pass
+
+
+def test_a_hand_that_must_pass_is_told_to_pass() -> None:
+    advice = advise_bid(bid_request(WEAK, 0), RunOptions(layouts=12, seed=3, workers=2))
+    assert advice.passing is not None and advice.recommendation == "pass"
+    assert advice.passing.value.mean > advice.recommended.value.mean
+    assert advice.recommendation_advantage.mean > 0 and advice.recommendation_sureness > 0.9
+    assert advice.plan.startswith("pass: ") and "all-pass" in advice.plan
+    assert sum(advice.passing.tricks.values()) == pytest.approx(1.0)
+
+
+def test_pass_value_is_the_all_pass_of_the_same_layouts() -> None:
+    # The layouts sampled by the run, re-dealt here: the all-pass's max^n tricks of each,
+    # scored as a first all-pass through the scoring package.
+    from solver.advice.layouts import LayoutSpace
+    from solver.analysis import allpass_line
+    from solver.engine import Solver
+    from solver.notation import Deal
+    from solver.scoring import AllPassOutcome, deal_value
+    hand = Hand.parse("AKQJ8.AK.A8.7")
+    seat = 1
+    advice = advise_bid(bid_request(hand, seat, contracts="6s,8s"), RunOptions(layouts=6, seed=9, workers=1))
+    space = LayoutSpace(Hand(0xFFFFFFFF) - hand, (2, 10, 10), (Hand(0), Hand(0), Hand(0)))
+    solver, values = Solver(), []
+    for index in range(6):
+        talon, first, second = space.sample(9, index)
+        hands = [Hand(0)] * 3
+        hands[seat], hands[(seat + 1) % 3], hands[(seat + 2) % 3] = hand, first, second
+        tricks = allpass_line(Deal(tuple(hands), talon), solver=solver).tricks
+        values.append(deal_value(get_convention("sochi"),
+                                 AllPassOutcome(PLAYERS, {str(s): tricks[s] for s in range(3)}, None, 1))[str(seat)])
+    assert advice.passing.value.mean == pytest.approx(float(mean(values)))
+    assert advice.recommendation == "8s" and advice.recommended.value.mean > advice.passing.value.mean
+
+
+@pytest.mark.parametrize("hand, seat", [(WEAK, 2), ("AKQJ8.AK.A8.7", 0), ("A9.KQ.8.AQJ87", 1)])
+def test_never_a_contract_worth_less_than_passing(hand: str, seat: int) -> None:
+    advice = advise_bid(bid_request(hand, seat), RunOptions(layouts=8, seed=1, workers=2))
+    best = max(c.value.mean for c in advice.contracts)
+    if advice.recommendation == "pass":
+        assert advice.passing.value.mean > best
+    else:
+        assert advice.recommendation == str(advice.recommended.contract)
+        assert advice.recommended.value.mean == best >= advice.passing.value.mean
+
+
+def test_pass_is_not_offered_after_the_talon_or_in_an_endgame() -> None:
+    after = advise_bid(bid_request("AKQJ8.AK.A8.7", 0, talon="..K.8", contracts="6s,7s"),
+                       RunOptions(layouts=4, seed=1, workers=1))
+    assert after.passing is None and after.recommendation == str(after.recommended.contract)
+    assert any("after the talon the bidder must declare" in note for note in after.notes)
+    off = advise_bid(bid_request(WEAK, 0, contracts="6s", value_pass=False), RunOptions(layouts=4, seed=1, workers=1))
+    assert off.passing is None and off.recommendation == "6s"

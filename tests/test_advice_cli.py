@@ -94,3 +94,15 @@ def test_bid_and_enumerate(capsys) -> None:
 def test_errors_exit_with_status_2(argv: list[str], message: str, capsys) -> None:
     code, out, err = run(argv, capsys)
     assert code == 2 and out == "" and message in err
+
+
+def test_bid_offers_pass_readable_and_json(capsys) -> None:
+    argv = ["bid", "KJ8.Q97.KT8.9", "--seat", "0", "--layouts", "6", "--seed", "3", "--workers", "2"]
+    code, out, _ = run(argv, capsys)
+    assert code == 0 and "Recommended: pass, sure" in out and "all-pass played" in out and "Plan: pass: " in out
+    code, out, _ = run(argv + ["--json"], capsys)
+    answer = json.loads(out)
+    assert answer["recommendation"] == "pass" and answer["pass"]["value"]["mean"] > answer["recommended"]["value"]["mean"]
+    code, out, _ = run(argv + ["--json", "--no-pass", "--contracts", "6s"], capsys)
+    answer = json.loads(out)
+    assert answer["pass"] is None and answer["recommendation"] == "6s"

@@ -38,6 +38,11 @@ def _replay(hands: Sequence[frozenset[BCard]], played: Sequence[BCard], trump: i
     return hands, tuple(plays), leader, taken
 
 
+LAST_TOTALS: dict[BCard, list[int]] = {}
+"""The declarer's whole-deal tricks after each card, layout by layout, of
+the last :func:`brute_card_means`."""
+
+
 def brute_card_means(known: dict[int, Hand], unseen: Hand, contract: Contract, declarer: int,
                      played: Sequence[Card], leader: int, prior: tuple[int, int, int]
                      ) -> tuple[dict[BCard, Fraction], dict[BCard, int], int]:
@@ -51,6 +56,7 @@ def brute_card_means(known: dict[int, Hand], unseen: Hand, contract: Contract, d
     bplayed = [(c.suit, c.rank) for c in played]
     totals: dict[BCard, Fraction] = {}
     fails: dict[BCard, int] = {}
+    LAST_TOTALS.clear()
     kept = 0
     splits = itertools.combinations(pool, size) if len(hidden) == 2 else [tuple(pool)]
     for first in splits:
@@ -68,6 +74,7 @@ def brute_card_means(known: dict[int, Hand], unseen: Hand, contract: Contract, d
         before = prior[declarer] + taken[declarer]
         for card, value in game.children(tuple(left), plays, trick_leader, ()):
             total = before + value
+            LAST_TOTALS.setdefault(card, []).append(total)
             totals[card] = totals.get(card, Fraction(0)) + total
             failed = total > 0 if contract.kind.value == "misere" else total < contract.level
             fails[card] = fails.get(card, 0) + (1 if failed else 0)
@@ -158,3 +165,68 @@ def test_sampling_agrees_with_the_exact_answer_within_its_errors() -> None:
         assert e.card == s.card
         assert s.declarer_tricks.std_error > 0 or s.declarer_tricks.mean == e.declarer_tricks.mean
         assert abs(s.declarer_tricks.mean - e.declarer_tricks.mean) <= 4 * s.declarer_tricks.std_error + 1e-9
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_values_in_whists_agree_with_the_scoring_of_each_layout(seed: int) -> None:
+    """One whister (the asking defender, or the first defender when the
+    declarer asks): each card's exact expected value for the asking seat is
+    the mean of the deal values of its brute-force outcomes."""
+    from test_advice_brute import outcome, value_for
+    from solver.scoring import SOCHI
+    rng, hands = _random_endgame(100 + seed, 4)
+    contract = Contract.parse(rng.choice(["6s", "7h", "6nt"]))
+    declarer = rng.randrange(3)
+    seat = rng.randrange(3)
+    x, y = (declarer + 1) % 3, (declarer + 2) % 3
+    whister = seat if seat != declarer else x
+    leader = seat   # the asker leads: no card played
+    prior = [0, 0, 0]
+    prior[declarer], prior[whister] = 4, 2
+    unseen = Hand(sum(hands[s].mask for s in range(3) if s != seat))
+    request = play_request(hands[seat], contract, declarer, seat, unseen=unseen, prior_tricks=tuple(prior),
+                           leader=leader)
+    advice = advise_play(request, RunOptions(layouts=1000))
+    brute_card_means({seat: hands[seat]}, unseen, contract, declarer, [], leader, tuple(prior))
+    players = ("0", "1", "2")
+    for card in advice.cards:
+        totals = LAST_TOTALS[(card.card.suit, card.card.rank)]
+        values = [value_for(SOCHI, outcome(players, declarer, contract.level, {whister: "whist",
+                                                                                 3 - declarer - whister: "pass"},
+                                           {declarer: t, whister: 10 - t, 3 - declarer - whister: 0}), seat)
+                  for t in totals]
+        assert card.value.exact == sum(values, Fraction(0)) / len(values)
+
+
+def test_two_whisters_score_the_split_along_the_solvers_line() -> None:
+    """Both defenders whist: each card's value is the mean over the layouts
+    (listed here by itertools) of the deal value with each defender's tricks
+    counted along the solver's line after that card."""
+    from solver import Deal, Position, Solver
+    from solver.advice.play import line_tricks
+    from solver.advice.values import Scenario, Valuer
+    from solver.scoring import SOCHI
+    rng, hands = _random_endgame(7, 4)
+    contract, declarer, seat = Contract.parse("6nt"), 1, 2
+    prior = (1, 4, 1)
+    unseen = hands[0] | hands[1]
+    request = play_request(hands[seat], contract, declarer, seat, unseen=unseen, prior_tricks=prior,
+                           whisters=[0, 2], leader=seat)
+    advice = advise_play(request, RunOptions(layouts=1000))
+    assert advice.scenario is Scenario.BOTH_WHIST and advice.run.complete
+    valuer = Valuer(SOCHI, contract, declarer, 2, 0)
+    solver = Solver(table_mib=4)
+    sums: dict[Card, Fraction] = {}
+    layouts = 0
+    for first in itertools.combinations(unseen.cards(), 4):
+        seated = [Hand.from_cards(first), unseen - Hand.from_cards(first), hands[seat]]
+        position = Position.start(Deal(tuple(seated)), contract, declarer, leader=seat)
+        layouts += 1
+        for card in position.legal_cards():
+            after = position.play(card)
+            tricks = line_tricks(after, solver.best_line(after))
+            whole = tuple(p + t for p, t in zip(prior, tricks))
+            sums[card] = sums.get(card, Fraction(0)) + valuer.values(Scenario.BOTH_WHIST,
+                                                                     (whole[declarer], whole))[1]
+    assert advice.run.layouts == layouts == 70
+    assert {c.card: c.value.exact for c in advice.cards} == {card: total / layouts for card, total in sums.items()}

@@ -165,3 +165,7 @@ def test_bad_requests_name_the_problem() -> None:
         play_request(hand, "8s", 1, 0, returned=True)
     with pytest.raises(AdviceError, match="seat"):
         play_request(hand, "6s", 3, 0)
+    declarer_hand = deal.hands[1]
+    discard = Hand.from_cards(deal.hands[2].cards()[:2])   # not the talon, which he did not keep
+    with pytest.raises(AdviceError, match="neither in the declarer's hand nor in his discard"):
+        play_request(declarer_hand, "6s", 1, 1, talon=deal.talon, discard=discard)

@@ -145,3 +145,10 @@ def test_relative_imports_rewrites_only_the_package_own_modules() -> None:
         "from . import analysis_pb2 as a\n"
         "from google.protobuf import descriptor as d\n"
         "x = 'from preferans.v1 import y_pb2'\n")
+
+
+def test_no_generated_code_is_committed() -> None:
+    tracked = subprocess.run(["git", "-C", str(REPO), "ls-files"], capture_output=True, text=True,
+                             check=True).stdout.split()
+    assert len(tracked) > 100
+    assert [name for name in tracked if "_pb2" in name] == []

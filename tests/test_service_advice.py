@@ -95,6 +95,23 @@ def check_whist(answer: pb.AdviseWhistResponse, expected, workers: int = 2) -> N
     assert list(answer.notes) == list(expected.notes)
     assert answer.speaking_order == ("first" if expected.request.speaks_first else "second")
     assert answer.auction_model == auction_text(expected.request.auction_played) and answer.plan == expected.plan
+    check_single_dummy(answer, expected.optimism)
+
+
+def check_single_dummy(answer, expected) -> None:  # type: ignore[no-untyped-def]
+    assert answer.HasField("single_dummy") == (expected is not None)
+    if expected is None:
+        return
+    got = answer.single_dummy
+    assert (got.layouts, got.worlds, got.contract) == (expected.layouts, expected.worlds,
+                                                       contract_message(expected.contract))
+    pairs = [(got.tricks, expected.tricks), (got.makes, expected.makes)] + [
+        (named.figure, expected.values[named.name]) for named in got.values]
+    assert [named.name for named in got.values] == list(expected.values)
+    for message, figure in pairs:
+        assert same_number(message.double_dummy, figure.double_dummy)
+        assert same_number(message.single_dummy, figure.single_dummy)
+        assert same_number(message.std_error, figure.std_error)
 
 
 def check_contract(message: pb.ContractAdvice, expected) -> None:  # type: ignore[no-untyped-def]
@@ -119,6 +136,14 @@ def check_bid(answer: pb.AdviseBidResponse, expected, workers: int = 2) -> None:
             check_contract(message, advice)
     check_run(answer.run, expected.run, workers)
     assert list(answer.notes) == list(expected.notes)
+    assert (answer.recommendation, answer.plan, answer.recommendation_sureness) == (
+        expected.recommendation, expected.plan, expected.recommendation_sureness)
+    assert answer.HasField("passing") == (expected.passing is not None)
+    if expected.passing is not None:
+        check_estimate(answer.passing.value, expected.passing.value)
+        check_distribution(answer.passing.tricks, expected.passing.tricks)
+        check_estimate(answer.recommendation_advantage, expected.recommendation_advantage)
+    check_single_dummy(answer, expected.optimism)
 
 
 # ---- AdviseWhist ---------------------------------------------------------------
@@ -163,6 +188,23 @@ def test_whist_auction_model_switched_off_and_refused_with_a_filter(client: Anal
     with pytest.raises(ServiceError) as error:
         client.advise_whist(**arguments, auction_model="none", auction={"min_trumps": 1})  # type: ignore[arg-type]
     assert error.value.code == grpc.StatusCode.INVALID_ARGUMENT and "auction_model" in error.value.message
+
+
+def test_single_dummy_figures_as_the_api_gives_them(client: AnalysisClient) -> None:
+    whisted = client.advise_whist(FULL_HAND, FULL_TALON, "6h", 1, 0, other_decision="pass", layouts=6, seed=5,
+                                  single_dummy_layouts=2)
+    expected = advise_whist(whist_request(FULL_HAND, FULL_TALON, "6h", 1, 0, other_decision="pass", single_dummy=2),
+                            RunOptions(layouts=6, seed=5, workers=1))
+    check_whist(whisted, expected)
+    assert whisted.single_dummy.tricks.single_dummy <= whisted.single_dummy.tricks.double_dummy
+    bid = client.advise_bid("AKQJ8.AK.A8.7", 0, contracts=["6s", "8s"], layouts=4, seed=1, no_pass=True,
+                            single_dummy_layouts=2)
+    expected_bid = advise_bid(bid_request("AKQJ8.AK.A8.7", 0, contracts="6s,8s", value_pass=False, single_dummy=2),
+                              RunOptions(layouts=4, seed=1, workers=1))
+    check_bid(bid, expected_bid)
+    with pytest.raises(ServiceError) as error:
+        client.advise_whist(FULL_HAND, FULL_TALON, "6h", 1, 0, other_decision="pass", single_dummy_layouts=5000)
+    assert error.value.code == grpc.StatusCode.INVALID_ARGUMENT and "single_dummy_layouts" in error.value.message
 
 
 def test_whist_on_a_full_deal_samples_as_the_api_does(client: AnalysisClient) -> None:

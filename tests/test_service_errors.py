@@ -227,7 +227,7 @@ def test_unexpected_errors_are_internal_not_unknown(client: AnalysisClient,
 
     monkeypatch.setattr(convert, "solve", broken)
     monkeypatch.setattr(convert, "batch_request", broken)
-    monkeypatch.setattr("service.servicer.handle_request", broken)
+    monkeypatch.setattr(convert, "score_request", broken)
     with pytest.raises(ServiceError) as solve_error:
         client.solve(DEAL, "6c", 1)
     with pytest.raises(ServiceError) as batch_error:

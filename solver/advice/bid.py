@@ -15,22 +15,35 @@ Choices where the issue is silent:
  - 10 cards: "with the best discard" is the double-dummy best discard for
    each layout (rules.md, best discard), as if the declarer knew the hidden
    hands when he discards: an upper bound on what he can expect.
+ - Double-dummy optimism: with ``single_dummy`` (layouts > 0) the best
+   contract is also played on that many layouts with the declarer single
+   dummy (:mod:`solver.advice.optimism`), reported next to its double-dummy
+   figures; the ranking itself stays double dummy.
  - 12 cards: discards that leave the same game up to the relative ranks of
    the live cards are one choice (they give the same tricks on every layout);
    the best discard of a contract is the one with the highest estimated
    value, which favours it a little when the sample is small.
  - A contract's tricks do not depend on its level, so each strain (and
    misère) is solved once per layout and read against every level.
- - Passing is not valued: what it is worth depends on the others' bids.
+ - Passing (10 cards of a whole deal): valued as if the other two pass as
+   well and the all-pass is played: on every layout, the exact max^n
+   solution of the all-pass (each player minimising his own tricks, assuming
+   the others do too; ties to the lowest card; :func:`~solver.analysis.allpass_line`)
+   gives the three seats' tricks, scored as the first all-pass of a run
+   (index 1). The recommendation (``recommendation``) is ``pass`` when that
+   is worth more than the best contract: never a contract worth less than
+   passing. That the others may bid instead is not modelled. After the talon
+   (12 cards) the bidder must declare, and an endgame has no all-pass: there
+   passing is not offered.
  - The bidder's seat matters only through the lead: first hand (seat 0)
    leads to the first trick.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Hashable, Sequence
 
-from ..analysis import BIDDING_ORDER, best_discard, deal_after_discard
+from ..analysis import BIDDING_ORDER, allpass_line, best_discard, deal_after_discard
 from ..engine import Solver
 from ..notation import Contract, ContractKind, Deal, Hand, NotationError, parse_seat
 from ..position import Position
@@ -38,12 +51,14 @@ from ..scoring import SOCHI, Convention
 from .errors import AdviceError
 from .layouts import LayoutSpace
 from .parallel import LayoutRun, RunOptions, RunStats, run_layouts
-from .play import OutcomeKey, discard_classes, line_tricks, made
+from .play import OutcomeKey, discard_classes, made, split_tricks
 from .stats import Estimate, Number, merge_units, sureness
-from .values import DefenceRule, Valuer, rule_scenario
+from .optimism import Optimism, measure_optimism
+from .single_dummy import SingleDummy
+from .values import AllPassValuer, DefenceRule, Valuer, rule_scenario
 from .inputs import FULL_DECK, check_prior, parse_convention, parse_hand
 
-__all__ = ["BidRequest", "ContractAdvice", "BidAdvice", "advise_bid", "bid_request", "contract_kind",
+__all__ = ["BidRequest", "ContractAdvice", "BidAdvice", "PassAdvice", "advise_bid", "bid_request", "contract_kind",
            "parse_contracts"]
 
 MISERE = Contract(ContractKind.MISERE)
@@ -91,6 +106,10 @@ class BidRequest:
     prior_tricks: tuple[int, int, int] = (0, 0, 0)
     four_players: bool = False
     leader: int = 0
+    value_pass: bool = True
+    """Value passing too (an all-pass played), where it is an option (:attr:`pass_allowed`)."""
+    single_dummy: SingleDummy = SingleDummy()
+    """The single-dummy figure of the best contract (layouts 0: none)."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.hand, Hand):
@@ -125,6 +144,12 @@ class BidRequest:
         return (len(self.hand) + len(self.hidden) - 2) // 3
 
     @property
+    def pass_allowed(self) -> bool:
+        """Passing is valued: 10 cards of a whole deal, before the talon."""
+        return (self.value_pass and not self.after_talon and self.hand_size == 10
+                and self.prior_tricks == (0, 0, 0))
+
+    @property
     def after_talon(self) -> bool:
         """True for the 12-card question (the hand includes the talon)."""
         return len(self.hand) == self.hand_size + 2
@@ -144,7 +169,8 @@ def bid_request(hand: Hand | str, seat: int | str, *, talon: Hand | str | None =
                 convention: Convention | str = "sochi", options: dict | None = None,
                 contracts: str | Sequence[Contract | str] | None = None, defence: DefenceRule | str = "whist",
                 unseen: Hand | str | None = None, prior_tricks: Sequence[int] = (0, 0, 0),
-                four_players: bool = False) -> BidRequest:
+                four_players: bool = False, value_pass: bool = True,
+                single_dummy: SingleDummy | int = 0) -> BidRequest:
     """A :class:`BidRequest` from text or objects; a ``talon`` is added to the
     hand (the 12-card question)."""
     try:
@@ -160,7 +186,9 @@ def bid_request(hand: Hand | str, seat: int | str, *, talon: Hand | str | None =
             raise AdviceError(f"defence rule must be whist, pass or both, got {defence!r}") from None
         return BidRequest(cards, parse_seat(seat), parse_convention(convention, options), parse_contracts(contracts),
                           rule, None if unseen is None else parse_hand(unseen, "unseen cards"),
-                          tuple(prior_tricks), four_players)  # type: ignore[arg-type]
+                          tuple(prior_tricks), four_players, value_pass=value_pass,  # type: ignore[arg-type]
+                          single_dummy=single_dummy if isinstance(single_dummy, SingleDummy)
+                          else SingleDummy(single_dummy))
     except NotationError as error:
         raise AdviceError(str(error)) from None
 
@@ -180,11 +208,22 @@ class ContractAdvice:
 
 
 @dataclass(frozen=True)
+class PassAdvice:
+    """Passing, valued as an all-pass played (see the module)."""
+
+    value: Estimate
+    """The bidder's expected deal value, in whists."""
+    tricks: dict[int, float]
+    """Distribution of the bidder's all-pass tricks."""
+
+
+@dataclass(frozen=True)
 class BidAdvice:
     request: BidRequest
     contracts: tuple[ContractAdvice, ...]
     """Every contract asked for, in bidding order (12 cards: each with its best discard)."""
     recommended: ContractAdvice
+    """The best contract (highest expected value)."""
     sureness: float
     """Probability the recommended contract is worth more than the runner-up
     (the best contract worth something different on some layout)."""
@@ -193,6 +232,19 @@ class BidAdvice:
     """12 cards: the recommended contract with every distinct discard, best first."""
     run: RunStats
     notes: tuple[str, ...] = field(default=())
+    passing: PassAdvice | None = None
+    """Passing, when it is valued (:attr:`BidRequest.pass_allowed`)."""
+    recommendation: str = ""
+    """What to say: ``pass`` when passing is worth more than the best contract,
+    else the best contract (text such as ``7s``)."""
+    recommendation_sureness: float = 1.0
+    """Probability the recommendation beats the other of pass / best contract (1: pass not valued)."""
+    recommendation_advantage: Estimate | None = None
+    """Its expected gain over the other (None: pass not valued)."""
+    plan: str = ""
+    """The recommendation in words."""
+    optimism: Optimism | None = None
+    """The best contract's single-dummy figure next to its double-dummy one, when asked for."""
 
     def contract(self, text: str) -> ContractAdvice:
         wanted = Contract.parse(text)
@@ -241,8 +293,35 @@ def advise_bid(request: BidRequest, options: RunOptions | None = None) -> BidAdv
     """Every contract's chance and expected value over the hidden layouts."""
     options = options or RunOptions()
     if request.after_talon:
-        return _advise_after_talon(request, options)
-    return _advise_before_talon(request, options)
+        advice = _advise_after_talon(request, options)
+    else:
+        advice = _advise_before_talon(request, options)
+    if request.single_dummy.layouts and advice.recommended.contract.kind is ContractKind.TRICKS:
+        advice = replace(advice, optimism=_optimism(request, advice.recommended, options.seed))
+    return advice
+
+
+def _optimism(request: BidRequest, best: ContractAdvice, seed: int) -> Optimism:
+    """The best contract played double dummy and single dummy on the same
+    layouts (10 cards: his best discard per layout; 12: the discard advised)."""
+    size = request.hand_size
+    contract = best.contract
+    first = (request.seat + 1) % 3
+    valuer = Valuer(request.convention, contract, request.seat, first, 3 - request.seat - first, request.four_players)
+    scenario = rule_scenario(request.defence, contract, request.convention)
+    values = {} if scenario.needs_split else {
+        "declarer": lambda tricks: float(valuer.declarer_value(scenario, (tricks, None)))}
+    if request.after_talon:
+        assert best.discard is not None
+        kept, discard = request.hand - best.discard, best.discard
+        space = LayoutSpace(request.hidden, (size, size), (Hand(0), Hand(0)))
+        seated = lambda parts: (_seated(request, kept, parts), discard)  # noqa: E731
+    else:
+        space = LayoutSpace(request.hidden, (2, size, size), (Hand(0), Hand(0), Hand(0)))
+        seated = lambda parts: (_seated(request, request.hand, parts[1:]), parts[0])  # noqa: E731
+    return measure_optimism(contract, request.seat, space, seated, request.single_dummy, seed,
+                            leader=request.leader, prior=request.prior_tricks[request.seat], values=values,
+                            discard=best.discard)
 
 
 def _opponents(request: BidRequest) -> tuple[int, int]:
@@ -261,7 +340,7 @@ def _outcome(request: BidRequest, position: Position, solver: Solver, value: int
     """(tricks, split) of the whole deal from the start of play."""
     prior = request.prior_tricks
     if request.defence is DefenceRule.BOTH and position.contract.kind is ContractKind.TRICKS:
-        tricks = line_tricks(position, solver.best_line(position, value))
+        tricks = split_tricks(position, solver, value)
         whole = (prior[0] + tricks[0], prior[1] + tricks[1], prior[2] + tricks[2])
         return (whole[request.seat], whole)
     if value is None:
@@ -276,7 +355,7 @@ def _advise_before_talon(request: BidRequest, options: RunOptions) -> BidAdvice:
 
     def evaluate(parts: tuple[Hand, ...], solver: Solver) -> dict[Hashable, Number]:
         deal = Deal(_seated(request, request.hand, parts[1:]), parts[0])
-        key = []
+        key: list = []
         for kind in kinds:
             found = best_discard(deal, request.seat, kind, leader=request.leader, all_discards=False, solver=solver)
             if request.defence is DefenceRule.BOTH and kind.kind is ContractKind.TRICKS:
@@ -285,15 +364,64 @@ def _advise_before_talon(request: BidRequest, options: RunOptions) -> BidAdvice:
                 key.append(_outcome(request, position, solver, found.value))
             else:
                 key.append((request.prior_tricks[request.seat] + found.value, None))
+        if request.pass_allowed:
+            plays_talon = request.four_players and request.convention.allpass_dealer_4p == "plays_talon"
+            line = allpass_line(deal, four_players=plays_talon, solver=solver)
+            key.append(("allpass", line.tricks, line.unclaimed))
         return {tuple(key): 1}
 
     run = _finished(run_layouts(space, evaluate, options))
     reader = _Reader(request, run)
     contracts = tuple(reader.advice(c, kinds.index(contract_kind(c)), None) for c in request.contracts)
-    best, sure, advantage, ties = _rank(reader, contracts, lambda advice: kinds.index(contract_kind(advice.contract)))
+    slot_of = lambda advice: kinds.index(contract_kind(advice.contract))  # noqa: E731
+    best, sure, advantage, ties = _rank(reader, contracts, slot_of)
     notes = ("each layout is played with its double-dummy best discard (an upper bound for a declarer "
              "who discards blind)",) + _tie_note(ties)
-    return BidAdvice(request, contracts, best, sure, advantage, (), run.stats, notes)
+    advice = BidAdvice(request, contracts, best, sure, advantage, (), run.stats, notes)
+    if not request.pass_allowed:
+        return _without_pass(advice)
+    return _with_pass(advice, reader, slot_of(best), len(kinds))
+
+
+def _without_pass(advice: BidAdvice) -> BidAdvice:
+    request = advice.request
+    why = ("after the talon the bidder must declare" if request.after_talon else
+           "passing is valued only on a whole deal before the talon" if request.value_pass else
+           "passing was not asked for")
+    best = advice.recommended
+    return replace(advice, recommendation=str(best.contract),
+                   notes=advice.notes + (f"pass not valued: {why}",),
+                   plan=f"declare {best.contract.pretty()}" + (f" discarding {best.discard.pretty()}"
+                                                               if best.discard is not None else ""))
+
+
+def _with_pass(advice: BidAdvice, reader: "_Reader", best_slot: int, pass_slot: int) -> BidAdvice:
+    """Compare the best contract with passing (an all-pass played) on the same layouts."""
+    request = advice.request
+    valuer = AllPassValuer(request.convention, request.seat, request.four_players)
+    pass_value = lambda key: valuer.value(key[pass_slot][1], key[pass_slot][2])  # noqa: E731
+    tricks: dict[int, float] = {}
+    for key, weight in reader.merged.items():
+        taken = key[pass_slot][1][request.seat]
+        tricks[taken] = tricks.get(taken, 0.0) + float(weight / reader.weight)
+    passing = PassAdvice(reader.estimate(pass_value), dict(sorted(tricks.items())))
+    best = advice.recommended
+    contract_value = reader.value_function(best.contract, best_slot)
+    gain = reader.estimate(lambda key: pass_value(key) - contract_value(key))
+    if _mean(passing.value) > _mean(best.value):
+        recommendation, advantage = "pass", gain
+        plan = (f"pass: if the others pass too, the all-pass is worth {_mean(passing.value):.2f} whists to you, "
+                f"more than the best contract, {best.contract.pretty()} ({_mean(best.value):.2f})")
+    else:
+        recommendation, advantage = str(best.contract), reader.estimate(lambda key: -pass_value(key)
+                                                                        + contract_value(key))
+        plan = (f"bid {best.contract.pretty()} ({_mean(best.value):.2f} whists), more than passing into an "
+                f"all-pass ({_mean(passing.value):.2f})")
+    sure = 1.0 if advantage.mean == 0 and advantage.std_error == 0 else sureness(advantage)
+    note = ("pass: valued as an all-pass played (the others pass too), its tricks from the exact max^n "
+            "solution of each layout, scored as a first all-pass")
+    return replace(advice, passing=passing, recommendation=recommendation, recommendation_sureness=sure,
+                   recommendation_advantage=advantage, plan=plan, notes=advice.notes + (note,))
 
 
 def _advise_after_talon(request: BidRequest, options: RunOptions) -> BidAdvice:
@@ -330,8 +458,8 @@ def _advise_after_talon(request: BidRequest, options: RunOptions) -> BidAdvice:
     best, sure, advantage, ties = _rank(
         reader, contracts, lambda advice: slot(index[advice.discard.mask], advice.contract))  # type: ignore[union-attr]
     notes = (f"{len(discards)} distinct discards of the 12 cards tried on the same layouts",) + _tie_note(ties)
-    return BidAdvice(request, contracts, best, sure, advantage, tuple(every_discard[best.contract]),
-                     run.stats, notes)
+    return _without_pass(BidAdvice(request, contracts, best, sure, advantage, tuple(every_discard[best.contract]),
+                                   run.stats, notes))
 
 
 def _finished(run: LayoutRun) -> LayoutRun:

@@ -223,6 +223,12 @@ def _check_request(r: PlayRequest) -> None:
             if open_seat != r.declarer and hand.mask & r.talon.mask:
                 raise AdviceError(f"seat {open_seat} holds the talon card {card_names(hand & r.talon)}; "
                                   "only the declarer takes the talon")
+    declarer_hand = dict(r.open_hands).get(r.declarer, r.hand if r.seat == r.declarer else None)
+    if r.talon is not None and r.discard is not None and declarer_hand is not None:
+        stray = r.talon - declarer_hand - r.discard
+        if stray.mask:
+            raise AdviceError(f"the talon card {card_names(stray)} is neither in the declarer's hand nor in "
+                              "his discard")
     if r.unseen is not None and r.unseen.mask & (seen | (r.discard.mask if r.discard else 0)):
         raise AdviceError(f"the unseen cards overlap a known hand: {card_names(Hand(r.unseen.mask & seen))}")
     if size != 10 and r.unseen is None and len(r.open_hands) < 2:
@@ -417,7 +423,7 @@ class CardAdvice:
     """The asking seat's expected single-deal value in whists."""
     declarer_fails: Estimate
     """Probability the declarer fails (misère: is caught)."""
-    fail_count: Number
+    fail_count: int
     """Layouts (of those counted) on which the declarer fails after this card."""
 
 
@@ -505,7 +511,7 @@ def _advice(r: PlayRequest, setup: _Setup, scenario: Scenario, run: LayoutRun) -
             declarer_tricks=run.estimate(lambda key, i=i: key[i][0]),  # type: ignore[index]
             value=run.estimate(lambda key, i=i: valuer.values(scenario, key[i])[role]),  # type: ignore[index]
             declarer_fails=run.estimate(lambda key: fail_of[key]),
-            fail_count=sum(weight for key, weight in merged.items() if fail_of[key])))
+            fail_count=int(sum(weight for key, weight in merged.items() if fail_of[key]))))
     side = 1 if (r.seat == r.declarer) == (r.contract.kind is ContractKind.TRICKS) else -1
     ranked = sorted(range(len(cards)), key=lambda i: (-_mean(cards[i].value),
                                                       -side * _mean(cards[i].declarer_tricks), i))

@@ -30,11 +30,14 @@ from .bid import BidAdvice, advise_bid, bid_request
 from .enumeration import Enumeration, enumerate_splits, enumeration_request
 from .errors import AdviceError
 from .jsonio import bid_json, enumeration_json, whist_json
+from .optimism import Optimism
 from .parallel import RunOptions, RunStats
 from .play import AUCTION_MODEL, AuctionFilter
 from .progress import ProgressBar
 from .stats import Estimate
 from .whist import WhistAdvice, WhistOption, advise_whist, whist_request
+from ..report import LANGUAGES, write_report
+from ..report.html import bid_html, whist_html
 
 __all__ = ["register"]
 
@@ -83,6 +86,11 @@ def _add_common(parser: argparse.ArgumentParser, layouts: int | None) -> None:
                              "processes (the same answer; --workers does not apply; needs the dask extra)")
     parser.add_argument("--json", action="store_true", help="one JSON object")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on standard error")
+
+
+def _add_report(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--html", metavar="FILE", help="also write a self-contained HTML report to FILE")
+    parser.add_argument("--lang", choices=LANGUAGES, default="en", help="the HTML report's language (en, ru)")
 
 
 @contextmanager
@@ -167,6 +175,20 @@ def _reply_lines(option: WhistOption, depth: int) -> list[str]:
     return lines
 
 
+def _optimism_lines(optimism: Optimism | None) -> list[str]:
+    if optimism is None:
+        return []
+    def pair(figure, percent=False) -> str:
+        show = _percent if percent else (lambda x: f"{x:.2f}")
+        return f"{show(figure.double_dummy)} double dummy, {show(figure.single_dummy)} single dummy"
+    lines = [f"Single dummy ({optimism.contract.pretty()}, {optimism.layouts} layouts, {optimism.worlds} worlds a "
+             f"turn; the declarer does not see the defenders' cards): his tricks {pair(optimism.tricks)}; "
+             f"he makes it {pair(optimism.makes, True)}"]
+    lines.extend(f"  value {name}: {pair(figure)} (difference ± {figure.std_error:.2f})"
+                 for name, figure in optimism.values.items())
+    return lines
+
+
 def format_whist(advice: WhistAdvice) -> str:
     r = advice.request
     order = "first" if r.speaks_first else "second"
@@ -191,11 +213,12 @@ def format_whist(advice: WhistAdvice) -> str:
                      + ("" if advice.advantage.exact is not None else f" ± {advice.advantage.std_error:.2f}")
                      + " whists)")
     lines.append(f"Plan: {advice.plan}")
+    lines.extend(_optimism_lines(advice.optimism))
     lines.append(f"Declarer fails: {_percent(advice.declarer_fails.mean)}; his tricks: "
                  + _distribution(advice.declarer_tricks))
     if advice.split:
         top = sorted(advice.split.items(), key=lambda item: -item[1])[:6]
-        lines.append("Defence split along the solver's line (yours-other's): "
+        lines.append("Defence split along the canonical line (yours-other's): "
                      + "  ".join(f"{a}-{b}: {_percent(p)}" for (a, b), p in top))
     lines.extend(f"Note: {note}" for note in advice.notes)
     return "\n".join(lines)
@@ -213,10 +236,21 @@ def format_bid(advice: BidAdvice) -> str:
         lines.append(f"{c.contract.pretty():<9}{_percent(c.make_probability.mean):>8}   "
                      f"{_value(c.value):<20}{discard}")
     best = advice.recommended
+    if advice.passing is not None:
+        lines.append(f"{'pass':<9}{'':>8}   {_value(advice.passing.value):<20}all-pass played; your tricks: "
+                     + _distribution(advice.passing.tricks))
     lines.append("")
-    lines.append(f"Recommended: {best.contract.pretty()}"
-                 + (f" discarding {_cards(best.discard)}" if best.discard is not None else "")
-                 + f", sure {_percent(advice.sureness)}")
+    if advice.recommendation == "pass":
+        lines.append(f"Recommended: pass, sure {_percent(advice.recommendation_sureness)} "
+                     f"(best contract {best.contract.pretty()})")
+    else:
+        lines.append(f"Recommended: {best.contract.pretty()}"
+                     + (f" discarding {_cards(best.discard)}" if best.discard is not None else "")
+                     + f", sure {_percent(advice.sureness)}"
+                     + ("" if advice.passing is None else
+                        f"; better than passing, sure {_percent(advice.recommendation_sureness)}"))
+    lines.append(f"Plan: {advice.plan}")
+    lines.extend(_optimism_lines(advice.optimism))
     lines.extend(f"Note: {note}" for note in advice.notes)
     return "\n".join(lines)
 
@@ -235,7 +269,7 @@ def format_enumeration(result: Enumeration) -> str:
 
 def _auction(args: argparse.Namespace) -> AuctionFilter | None:
     """The auction model (the default), its tests changed one by one, or none."""
-    changed = (args.auction_min_trumps, args.auction_max_down, args.auction_whister_tops)
+    changed = (args.auction_min_trumps, args.auction_max_down, args.auction_whister_tops, args.auction_sure_from)
     if args.no_auction:
         if any(value is not None for value in changed):
             raise AdviceError("--no-auction cannot be combined with --auction-* settings")
@@ -243,7 +277,8 @@ def _auction(args: argparse.Namespace) -> AuctionFilter | None:
     model = AUCTION_MODEL
     return AuctionFilter(*(model_value if value is None else (None if value < 0 else value)
                            for value, model_value in zip(changed, (model.min_trumps, model.max_undertricks,
-                                                                   model.whister_min_tops))))
+                                                                   model.whister_min_tops,
+                                                                   model.sure_from_level))))
 
 
 def run_whist(args: argparse.Namespace) -> int:
@@ -252,9 +287,13 @@ def run_whist(args: argparse.Namespace) -> int:
                             other_decision=args.other, convention=args.convention,
                             options=_options(args.option), played=args.played or "", unseen=args.unseen,
                             prior_tricks=args.prior_tricks, discard_model=args.discard_model,
-                            auction=_auction(args), split=args.split, four_players=args.four_players)
+                            auction=_auction(args), split=args.split, four_players=args.four_players,
+                            single_dummy=args.single_dummy)
     with _run_options(args) as options:
         advice = advise_whist(request, options)
+    if args.html:
+        write_report(args.html, whist_html(whist_json(advice), hand=str(request.hand), talon=str(request.talon),
+                                           lang=args.lang))
     out.write((json.dumps(whist_json(advice), ensure_ascii=False) if args.json else format_whist(advice)) + "\n")
     return 0
 
@@ -263,9 +302,12 @@ def run_bid(args: argparse.Namespace) -> int:
     out = sys.stdout
     request = bid_request(args.hand, args.seat, talon=args.talon, convention=args.convention,
                           options=_options(args.option), contracts=args.contracts, defence=args.defence,
-                          unseen=args.unseen, prior_tricks=args.prior_tricks, four_players=args.four_players)
+                          unseen=args.unseen, prior_tricks=args.prior_tricks, four_players=args.four_players,
+                          value_pass=not args.no_pass, single_dummy=args.single_dummy)
     with _run_options(args) as options:
         advice = advise_bid(request, options)
+    if args.html:
+        write_report(args.html, bid_html(bid_json(advice), lang=args.lang))
     out.write((json.dumps(bid_json(advice), ensure_ascii=False) if args.json else format_bid(advice)) + "\n")
     return 0
 
@@ -308,18 +350,24 @@ def register(subparsers: Any) -> None:
     whist.add_argument("--auction", action="store_true",
                        help="the auction model (the default): keep only layouts the declarer could reasonably "
                             "have bid from (at least 4 trumps, at most 1 down double dummy with his best "
-                            "discard) and where a partner who whisted holds an ace or a guarded king")
+                            "discard on a 6 or 7, none from 8 on) and where a partner who whisted holds an ace or a guarded king")
     whist.add_argument("--no-auction", action="store_true",
                        help="no auction model: every layout of the hidden cards counts the same")
     whist.add_argument("--auction-min-trumps", type=int,
                        help="auction model: fewest trumps in his 12 cards (default 4; -1: no test)")
     whist.add_argument("--auction-max-down", type=int,
                        help="auction model: most undertricks double dummy (default 1; -1: no test)")
+    whist.add_argument("--auction-sure-from", type=int,
+                       help="auction model: from this level on no undertrick (default 8; -1: none)")
     whist.add_argument("--auction-whister-tops", type=int,
                        help="auction model: fewest tops of a partner who whisted (default 1; -1: no test)")
     whist.add_argument("--split", action="store_true",
-                       help="always count the defenders' split of tricks along the solver's line")
+                       help="always count the defenders' split of tricks (the canonical line, see the README)")
     whist.add_argument("--four-players", action="store_true", help="score a 4-player game (the dealer sits out)")
+    whist.add_argument("--single-dummy", type=int, default=0, metavar="N",
+                       help="also play N layouts with the declarer single dummy (he does not see the "
+                            "defenders' cards): a conservative figure next to the double-dummy one")
+    _add_report(whist)
     _add_common(whist, 1000)
     whist.set_defaults(func=run_whist)
 
@@ -337,6 +385,12 @@ def register(subparsers: Any) -> None:
     bid.add_argument("--unseen", help="endgames: every other card in play")
     bid.add_argument("--prior-tricks", type=_tricks, default=(0, 0, 0), help="endgames: tricks before, by seat")
     bid.add_argument("--four-players", action="store_true", help="score a 4-player game")
+    bid.add_argument("--single-dummy", type=int, default=0, metavar="N",
+                     help="also play the best contract on N layouts single dummy (the declarer does not see "
+                          "the defenders' cards)")
+    bid.add_argument("--no-pass", action="store_true",
+                     help="do not value passing (by default: the others pass too and the all-pass is played)")
+    _add_report(bid)
     _add_common(bid, 200)
     bid.set_defaults(func=run_bid)
 

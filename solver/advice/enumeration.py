@@ -32,7 +32,7 @@ from .errors import AdviceError
 from .layouts import LayoutSpace
 from .native import StartSolver
 from .parallel import RunOptions, RunStats, run_layouts
-from .play import line_tricks, made
+from .play import made, split_tricks
 from .stats import Estimate, Number, merge_units
 from .values import DefenceRule, Valuer, rule_scenario
 from .inputs import FULL_DECK, check_prior, parse_convention, parse_hand
@@ -190,7 +190,7 @@ def enumerate_splits(request: EnumerationRequest, options: RunOptions | None = N
                 hands = [request.hand] * 3
                 hands[first], hands[second] = Hand(parts[0]), Hand(parts[1])
                 position = Position((hands[0], hands[1], hands[2]), kind, request.declarer, request.leader)
-                tricks = line_tricks(position, solver.best_line(position))
+                tricks = split_tricks(position, solver)
                 whole = (prior[0] + tricks[0], prior[1] + tricks[1], prior[2] + tricks[2])
                 key.append((whole[request.declarer], whole))
             else:

@@ -9,6 +9,7 @@ from typing import Any
 from ..notation import Hand
 from .bid import BidAdvice, ContractAdvice
 from .enumeration import Enumeration
+from .optimism import Optimism, PairedFigure
 from .parallel import RunStats
 from .stats import Estimate
 from .whist import WhistAdvice, WhistOption
@@ -56,6 +57,19 @@ def _option_json(option: WhistOption) -> dict[str, Any]:
     return result
 
 
+def _paired_json(figure: PairedFigure) -> dict[str, Any]:
+    return {"double_dummy": _number(figure.double_dummy), "single_dummy": _number(figure.single_dummy),
+            "std_error": _number(figure.std_error)}
+
+
+def optimism_json(optimism: Optimism | None) -> dict[str, Any] | None:
+    if optimism is None:
+        return None
+    return {"contract": str(optimism.contract), "layouts": optimism.layouts, "worlds": optimism.worlds,
+            "tricks": _paired_json(optimism.tricks), "makes": _paired_json(optimism.makes),
+            "values": {name: _paired_json(figure) for name, figure in optimism.values.items()}}
+
+
 def whist_json(advice: WhistAdvice) -> dict[str, Any]:
     r = advice.request
     return {
@@ -79,6 +93,7 @@ def whist_json(advice: WhistAdvice) -> dict[str, Any]:
         {f"{mine}-{other}": round(p, 6) for (mine, other), p in advice.split.items()},
         "run": run_json(advice.run),
         "notes": list(advice.notes),
+        "single_dummy": optimism_json(advice.optimism),
     }
 
 
@@ -103,10 +118,18 @@ def bid_json(advice: BidAdvice) -> dict[str, Any]:
         "recommended": _contract_json(advice.recommended),
         "sureness": round(advice.sureness, 6),
         "advantage": None if advice.advantage is None else estimate_json(advice.advantage),
+        "recommendation": advice.recommendation,
+        "recommendation_sureness": round(advice.recommendation_sureness, 6),
+        "recommendation_advantage": None if advice.recommendation_advantage is None
+        else estimate_json(advice.recommendation_advantage),
+        "plan": advice.plan,
+        "pass": None if advice.passing is None else
+        {"value": estimate_json(advice.passing.value), "tricks": _distribution(advice.passing.tricks)},
         "contracts": [_contract_json(c) for c in advice.contracts],
         "discards": [_contract_json(c) for c in advice.discards],
         "run": run_json(advice.run),
         "notes": list(advice.notes),
+        "single_dummy": optimism_json(advice.optimism),
     }
 
 

@@ -1,5 +1,5 @@
 """One layout, played double dummy: the declarer's discard, his tricks, and
-the split of the defence's tricks along the solver's line.
+the split of the defence's tricks along the canonical line.
 
 An outcome key is ``(declarer's tricks, split)``: the declarer's tricks in the
 whole deal, and ``split`` = every seat's tricks in the whole deal (a tuple by
@@ -10,9 +10,12 @@ by the cards already played, and the tricks from the position on.
 The discard (rules.md, "best discard"; the issue leaves the model open):
  - ``best`` (default): the declarer's double-dummy best discard for the named
    contract. Among several best discards the first in canonical order is
-   played (it matters only for the split), or with cards already played the
-   first one those cards are consistent with; a layout with no consistent best
-   discard is rejected.
+   played, or with cards already played the first one those cards are
+   consistent with; a layout with no consistent best discard is rejected.
+   When the split is counted (it may differ from one best discard to
+   another), every best discard is found and the one whose position comes
+   first in canonical form (:func:`canonical_key`) is played, so that the
+   choice does not depend on the cards' names either.
  - ``uniform``: one of the discards that keep the contract makeable (double
    dummy, before any card is played; equivalent discards - the same game up to
    the relative ranks of the live cards - are one search), each equally
@@ -20,11 +23,17 @@ The discard (rules.md, "best discard"; the issue leaves the model open):
    the contract, the best discard is played. With cards already played, only
    the discards those cards are consistent with count.
 
-The split "along the solver's line": :meth:`Solver.best_line` from the
-position (every card optimal for its player, ties to the lowest card index),
-and each seat's tricks counted along it. It is one optimal line among possibly
-many; the declarer's total along it is always his double-dummy value, the
-defenders' shares are the convention of this line.
+The split of the defence's tricks (two whisters) is defined by a rule that
+does not depend on how the cards are named (:func:`split_tricks`): the
+position's suits are renamed in a canonical order (trumps first, then the
+suits ordered by who holds each live card, high to low, and where the cards
+on the trick lie), the solver's line is taken there (every card optimal for
+its player, each player's ties going to his lowest card), and each seat's
+tricks are counted along it. Suits whose holdings have the same pattern are
+interchangeable, so their order does not matter; within a suit only the
+cards' order counts. The declarer's total along the line is always his
+double-dummy value; the defenders' shares are those of this one optimal
+line (no other optimal line is searched).
 
 Auction inference (:class:`AuctionFilter`): a layout is rejected when its
 declarer could not reasonably have named the contract, or when a defender who
@@ -41,7 +50,10 @@ unseen cards the default model keeps the value test alone
 
 :data:`AUCTION_MODEL` is the default model of the whist advice: at least 4
 trumps, at most 1 down double dummy with the best discard (the contract less
-one), and a whisting partner with at least one top. A passing defender implies
+one) on a 6 or a 7 and none from 8 on (``sure_from_level``: a bid of 8 or
+more is made on counted tricks, and with one down allowed the layouts just
+short of the contract, the most numerous, would make a 9♠ fail more often
+than not), and a whisting partner with at least one top. A passing defender implies
 nothing (players pass strong hands too, to let the other whist or to half-whist).
 """
 from __future__ import annotations
@@ -65,6 +77,9 @@ __all__ = [
     "ContractPlay",
     "auction_model_for",
     "auction_text",
+    "canonical_key",
+    "canonical_position",
+    "split_tricks",
     "DiscardModel",
     "OutcomeKey",
     "discard_classes",
@@ -87,9 +102,11 @@ class AuctionFilter:
     min_trumps: int | None = 4
     max_undertricks: int | None = 2
     whister_min_tops: int | None = None
+    sure_from_level: int | None = None
+    """From this level on, no undertrick: the value must reach the contract."""
 
     def __post_init__(self) -> None:
-        for name in ("min_trumps", "max_undertricks", "whister_min_tops"):
+        for name in ("min_trumps", "max_undertricks", "whister_min_tops", "sure_from_level"):
             value = getattr(self, name)
             if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 12):
                 raise AdviceError(f"auction filter: {name} must be a whole number 0..12 or None, got {value!r}")
@@ -102,6 +119,8 @@ class AuctionFilter:
         if self.max_undertricks is not None:
             parts.append("his double-dummy best-discard value is at least the contract"
                          + (f" less {self.max_undertricks}" if self.max_undertricks else "")
+                         + (f", the contract itself from {self.sure_from_level} on"
+                            if self.sure_from_level is not None else "")
                          + f" (misère: caught for at most {self.max_undertricks})")
         if self.whister_min_tops is not None:
             parts.append(f"a defender who said whist holds at least {self.whister_min_tops} top(s) "
@@ -110,7 +129,7 @@ class AuctionFilter:
 
     def as_dict(self) -> dict[str, int | None]:
         return {"min_trumps": self.min_trumps, "max_undertricks": self.max_undertricks,
-                "whister_min_tops": self.whister_min_tops}
+                "whister_min_tops": self.whister_min_tops, "sure_from_level": self.sure_from_level}
 
     def trumps_ok(self, contract: Contract, pool: Hand) -> bool:
         if self.min_trumps is None or contract.kind is not ContractKind.TRICKS or contract.trump == NO_TRUMP:
@@ -130,12 +149,14 @@ class AuctionFilter:
         if contract.kind is ContractKind.MISERE:
             return prior + value <= self.max_undertricks
         assert contract.level is not None
-        return prior + value >= contract.level - self.max_undertricks
+        sure = self.sure_from_level is not None and contract.level >= self.sure_from_level
+        return prior + value >= contract.level - (0 if sure else self.max_undertricks)
 
 
-AUCTION_MODEL = AuctionFilter(min_trumps=4, max_undertricks=1, whister_min_tops=1)
+AUCTION_MODEL = AuctionFilter(min_trumps=4, max_undertricks=1, whister_min_tops=1, sure_from_level=8)
 """The default auction model of the whist advice (see the module)."""
-AUCTION_MODEL_ENDGAME = AuctionFilter(min_trumps=None, max_undertricks=AUCTION_MODEL.max_undertricks)
+AUCTION_MODEL_ENDGAME = AuctionFilter(min_trumps=None, max_undertricks=AUCTION_MODEL.max_undertricks,
+                                      sure_from_level=AUCTION_MODEL.sure_from_level)
 """The default model on an endgame given by its unseen cards: the value test alone."""
 
 
@@ -204,6 +225,64 @@ def line_tricks(position: Position, line: Sequence[Card]) -> tuple[int, int, int
     return taken[0], taken[1], taken[2]
 
 
+def _relabel(mask: int, suit_to: Sequence[int]) -> int:
+    out = 0
+    for suit in range(4):
+        out |= ((mask >> (8 * suit)) & 0xFF) << (8 * suit_to[suit])
+    return out
+
+
+def _suit_key(position: Position, suit: int) -> tuple:
+    """What a suit is in the game, whatever its name: trump or not, and who
+    holds each of its live cards (or where on the trick it lies), high to low."""
+    owners = []
+    for rank in range(7, -1, -1):
+        card = Card.from_index(suit * 8 + rank)
+        if card in position.trick:
+            owners.append(3 + position.trick.index(card))
+            continue
+        for seat in range(3):
+            if card in position.hands[seat]:
+                owners.append(seat)
+                break
+    return (suit != position.trump, tuple(owners))
+
+
+def canonical_position(position: Position) -> Position:
+    """The position with its suits renamed in a canonical order (trump first,
+    then by :func:`_suit_key`): positions that differ by a renaming of the
+    suits give the same one (suits with equal keys are interchangeable, so
+    their order does not matter)."""
+    order = sorted(range(4), key=lambda suit: (_suit_key(position, suit), suit))
+    suit_to = [0] * 4
+    for new, old in enumerate(order):
+        suit_to[old] = new
+    contract = position.contract
+    if contract.kind is ContractKind.TRICKS and contract.strain != NO_TRUMP:
+        contract = Contract(contract.kind, contract.level, suit_to[contract.strain])
+    hands = tuple(Hand(_relabel(hand.mask, suit_to)) for hand in position.hands)
+    trick = tuple(Card.from_index(suit_to[card.suit] * 8 + card.rank) for card in position.trick)
+    return Position((hands[0], hands[1], hands[2]), contract, position.declarer, position.leader, trick,
+                    position.tricks_taken)
+
+
+def canonical_key(position: Position) -> tuple:
+    """A key of the position's canonical form (:func:`canonical_position`):
+    equal for positions that differ by a renaming of the suits."""
+    canonical = canonical_position(position)
+    return (tuple(hand.mask for hand in canonical.hands), tuple(card.index for card in canonical.trick))
+
+
+def split_tricks(position: Position, solver: Solver, known_value: int | None = None) -> tuple[int, int, int]:
+    """Each seat's tricks at the end along the canonical optimal line: the
+    solver's line (every card optimal for its player, each player's ties to
+    his lowest card) on the position with its suits in canonical order
+    (:func:`canonical_position`). The rule does not depend on the suits'
+    names, nor on the cards' absolute ranks (only their order counts)."""
+    canonical = canonical_position(position)
+    return line_tricks(canonical, solver.best_line(canonical, known_value))
+
+
 def _owner_pattern(owners: Sequence[Hand]) -> tuple[tuple[int, ...], ...]:
     """For each suit, the owners (indexes into ``owners``) of the cards held,
     high to low: the game up to relative ranks."""
@@ -270,16 +349,21 @@ class ContractPlay:
 
     def _best(self, deal: Deal, solver: Solver) -> dict[Hashable, Number] | None:
         found = best_discard(deal, self.declarer, self.contract, leader=self.leader,
-                             all_discards=bool(self.played), solver=solver)
+                             all_discards=bool(self.played) or self.split, solver=solver)
         if self.auction is not None and not self.auction.value_ok(self.contract, found.value,
                                                                    self.prior[self.declarer]):
             return None
-        for discard in found.discards:
-            position = self._position(deal, discard)
-            if position is not None:
-                known = None if self.played else found.value
-                return {self._outcome(position, solver, known): 1}
-        return None
+        known = None if self.played else found.value
+        positions = (self._position(deal, discard) for discard in found.discards)
+        if not self.split:
+            position = next((p for p in positions if p is not None), None)
+            return None if position is None else {self._outcome(position, solver, known): 1}
+        # The split depends on which best discard is played: the one whose
+        # position comes first in canonical form, whatever the cards' names.
+        candidates = [p for p in positions if p is not None]
+        if not candidates:
+            return None
+        return {self._outcome(min(candidates, key=canonical_key), solver, known): 1}
 
     def _uniform(self, deal: Deal, pool: Hand, solver: Solver) -> dict[Hashable, Number] | None | bool:
         """The outcome spread over the makeable discards; False when no discard
@@ -335,7 +419,7 @@ class ContractPlay:
             tricks = position.tricks_taken
             return (self.prior[self.declarer] + tricks[self.declarer], self._whole(tricks) if self.split else None)
         if self.split:
-            tricks = line_tricks(position, solver.best_line(position, known_value))
+            tricks = split_tricks(position, solver, known_value)
             return (self.prior[self.declarer] + tricks[self.declarer], self._whole(tricks))
         value = known_value if known_value is not None else solver.solve(position)
         return (self.prior[self.declarer] + value, None)

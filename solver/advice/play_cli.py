@@ -61,10 +61,8 @@ def format_play(advice: PlayAdvice) -> str:
     failing = "caught" if misere else "declarer fails"
     lines.append(f"{'card':<6}{'declarer tricks':<18}{'your value (whists)':<22}{failing}")
     for card in advice.cards:
-        count = card.fail_count
-        count_text = f"{count:g}" if isinstance(count, int) else f"{float(count):.1f}"
         lines.append(f"{card.card.pretty():<6}{_figure(card.declarer_tricks):<18}{_figure(card.value):<22}"
-                     f"{_percent(card.declarer_fails.mean):>5} ({count_text} of {advice.run.layouts:,})")
+                     f"{_percent(card.declarer_fails.mean):>5} ({card.fail_count:,} of {advice.run.layouts:,})")
     lines.append("")
     if advice.advantage is None:
         alone = "the only card" if len(advice.cards) == 1 else "every card is worth the same"

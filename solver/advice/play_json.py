@@ -13,7 +13,7 @@ __all__ = ["play_json"]
 def _card_json(advice: CardAdvice) -> dict[str, Any]:
     return {"card": str(advice.card), "declarer_tricks": estimate_json(advice.declarer_tricks),
             "value": estimate_json(advice.value), "declarer_fails": estimate_json(advice.declarer_fails),
-            "fail_count": str(advice.fail_count)}
+            "fail_count": advice.fail_count}
 
 
 def play_json(advice: PlayAdvice) -> dict[str, Any]:

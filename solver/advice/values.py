@@ -14,7 +14,8 @@ Choices where the spec is silent:
  - a single whister's result depends on the defence's total only (spec §3.2:
    the tricks of both defending hands count for him), so single-whister
    scenarios need no split; two whisters (and a checked 10 that fails, scored
-   as two whisters) take the split along the solver's line;
+   as two whisters) take the split along the canonical line
+   (:func:`~solver.advice.play.split_tricks`: a rule free of the cards' names);
  - a checked 10 that stands is scored unplayed (pool +10), one that fails as
    played by two whisters (spec §3.3).
 """
@@ -25,11 +26,11 @@ from enum import Enum
 from fractions import Fraction
 
 from ..notation import Contract, ContractKind
-from ..scoring import Convention, ContractOutcome, Decision, MisereOutcome, deal_value
+from ..scoring import AllPassOutcome, Convention, ContractOutcome, Decision, MisereOutcome, deal_value
 from .errors import AdviceError
 from .play import OutcomeKey
 
-__all__ = ["DefenceRule", "Scenario", "Valuer", "player", "rule_scenario", "DEALER", "STRAIN_TEXT"]
+__all__ = ["AllPassValuer", "DefenceRule", "Scenario", "Valuer", "player", "rule_scenario", "DEALER", "STRAIN_TEXT"]
 
 DEALER = "dealer"
 STRAIN_TEXT = ("s", "c", "d", "h", "nt")
@@ -152,6 +153,33 @@ class Valuer:
                                returned_by=returned_by, strain=STRAIN_TEXT[self.contract.strain])
 
 
+@dataclass
+class AllPassValuer:
+    """Deal values of an all-pass (the first of a run: index 1) for one seat.
+    In a 4-player game whose dealer plays the talon (``allpass_dealer_4p =
+    plays_talon``) the tricks nobody at the table took are the dealer's."""
+
+    convention: Convention
+    seat: int
+    four_players: bool = False
+    _cache: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def dealer_plays_talon(self) -> bool:
+        return self.four_players and self.convention.allpass_dealer_4p == "plays_talon"
+
+    def value(self, tricks: tuple[int, int, int], unclaimed: int) -> Fraction:
+        key = (tricks, unclaimed)
+        if key not in self._cache:
+            players = ("0", "1", "2", DEALER) if self.four_players else ("0", "1", "2")
+            taken = {player(seat): tricks[seat] for seat in range(3)}
+            if self.dealer_plays_talon:
+                taken[DEALER] = unclaimed
+            outcome = AllPassOutcome(players, taken, DEALER if self.four_players else None, 1)
+            self._cache[key] = deal_value(self.convention, outcome)[player(self.seat)]
+        return self._cache[key]
+
+
 class DefenceRule(str, Enum):
     """How the defenders answer a contract, for the bidder's question."""
 
@@ -161,7 +189,7 @@ class DefenceRule(str, Enum):
     PASS = "pass"
     """Both pass: every contract stands unplayed."""
     BOTH = "both"
-    """Both whist (needs the split of tricks along the solver's line)."""
+    """Both whist (needs the split of tricks along the canonical line)."""
 
 
 def rule_scenario(rule: DefenceRule, contract: Contract, convention: Convention) -> Scenario:

@@ -40,12 +40,17 @@ Choices where the issue is silent:
    uniformly, and a layout is kept only when the declarer could reasonably
    have named the contract (at least 4 trumps among his 12 cards for a suit
    contract; his double-dummy best-discard value at least the contract less
-   one) and a partner who said whist holds at least one top (an ace, or a
+   one on a 6 or a 7, the contract itself from 8 on) and a partner who said
+   whist holds at least one top (an ace, or a
    king with another card of its suit). ``auction=None`` keeps every layout;
    an :class:`~solver.advice.play.AuctionFilter` loosens or tightens the
    tests. The model is stated in the advice (``auction``, notes).
  - An endgame (fewer than 10 cards a hand) needs the unseen cards and the
    tricks taken before it by each seat, which must add up to 10 − hand size.
+ - Double-dummy optimism: with ``single_dummy`` (layouts > 0) the advice
+   also plays that many layouts with the declarer single dummy
+   (:mod:`solver.advice.optimism`) and reports both figures side by side; the
+   recommendation itself stays the double-dummy one.
  - The speaking order follows from the seats: play goes clockwise 0 → 1 → 2,
    so the first defender is the seat after the declarer's.
  - Four players: scored with the sitting dealer's consolation and the
@@ -53,7 +58,7 @@ Choices where the issue is silent:
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Callable, Hashable
 
@@ -62,6 +67,7 @@ from ..notation import Hand
 from ..scoring import Decision
 from .errors import AdviceError
 from .parallel import LayoutRun, RunOptions, RunStats, run_layouts
+from .optimism import Optimism, measure_optimism
 from .play import ContractPlay, auction_text, made
 from .stats import Estimate, Number, merge_units, sureness
 from .values import Scenario, Valuer
@@ -115,11 +121,13 @@ class WhistAdvice:
     """Distribution of the declarer's tricks (whole deal) over the layouts."""
     declarer_fails: Estimate
     split: dict[tuple[int, int], float] | None
-    """Distribution of (this defender's, the other's) tricks along the solver's line, when counted."""
+    """Distribution of (this defender's, the other's) tricks along the canonical line (:func:`~solver.advice.play.split_tricks`), when counted."""
     run: RunStats
     notes: tuple[str, ...] = field(default=())
     plan: str = ""
     """The recommendation with the later choices it counts on, in words (:func:`plan_words`)."""
+    optimism: Optimism | None = None
+    """The single-dummy figure next to the double-dummy one, when asked for."""
 
     def option(self, action: str) -> WhistOption:
         for option in self.options:
@@ -256,7 +264,32 @@ def advise_whist(request: WhistRequest, options: RunOptions | None = None) -> Wh
         hands[request.declarer], hands[request.other] = parts
         return play((hands[0], hands[1], hands[2]), request.talon, solver)
 
-    return whist_advice_from_run(request, run_layouts(space, evaluate, options))
+    advice = whist_advice_from_run(request, run_layouts(space, evaluate, options))
+    if request.single_dummy.layouts:
+        advice = replace(advice, optimism=_optimism(request, advice, options.seed))
+    return advice
+
+
+def _optimism(request: WhistRequest, advice: WhistAdvice, seed: int) -> Optimism:
+    """Double dummy against single dummy on the same layouts, for the
+    options valued without the defenders' split."""
+    valuer = Valuer(request.convention, request.contract, request.declarer, request.seat, request.other,
+                    request.four_players)
+
+    def seated(parts: tuple[Hand, ...]) -> tuple[tuple[Hand, Hand, Hand], Hand]:
+        hands = [Hand(0)] * 3
+        hands[request.seat] = request.hand
+        hands[request.declarer], hands[request.other] = parts
+        return (hands[0], hands[1], hands[2]), request.talon
+
+    def value_of(scenario: Scenario):
+        return lambda tricks: float(valuer.values(scenario, (tricks, None))[1])
+
+    values = {option.action: value_of(option.scenario) for option in advice.options
+              if not option.scenario.needs_split}
+    return measure_optimism(request.contract, request.declarer, layout_space(request), seated, request.single_dummy,
+                            seed, auction=request.auction_played, whisters=request.whisters, leader=request.leader,
+                            prior=request.prior_tricks[request.declarer], values=values)
 
 
 def whist_advice_from_run(request: WhistRequest, run: LayoutRun) -> WhistAdvice:

@@ -14,6 +14,7 @@ from .inputs import (FULL_DECK, card_names, check_prior, check_seat, parse_conve
                      parse_discard_model, parse_hand, parse_played)
 from .layouts import LayoutSpace
 from .play import AUCTION_MODEL, AuctionFilter, DiscardModel, auction_model_for
+from .single_dummy import SingleDummy
 
 __all__ = ["WhistRequest", "whist_request", "layout_space", "ten_checked", "stalingrad"]
 
@@ -46,9 +47,11 @@ class WhistRequest:
     the default auction model (:data:`~solver.advice.play.AUCTION_MODEL`), another
     filter, or None for every layout alike."""
     split: bool = False
-    """Also count the defenders' split along the solver's line when no option needs it."""
+    """Also count the defenders' split (the canonical line) when no option needs it."""
     four_players: bool = False
     leader: int = 0
+    single_dummy: SingleDummy = SingleDummy()
+    """The single-dummy figure next to the double-dummy one (layouts 0: none)."""
 
     def __post_init__(self) -> None:
         _check_request(self)
@@ -100,6 +103,7 @@ def whist_request(
     auction: AuctionFilter | None = AUCTION_MODEL,
     split: bool = False,
     four_players: bool = False,
+    single_dummy: SingleDummy | int = 0,
 ) -> WhistRequest:
     """A :class:`WhistRequest` from text or objects (``options``: convention
     option overrides)."""
@@ -119,6 +123,7 @@ def whist_request(
             auction=auction,
             split=split,
             four_players=four_players,
+            single_dummy=single_dummy if isinstance(single_dummy, SingleDummy) else SingleDummy(single_dummy),
         )
     except NotationError as error:
         raise AdviceError(str(error)) from None
@@ -169,6 +174,10 @@ def _check_request(r: WhistRequest) -> None:
     if r.auction is not None and not isinstance(r.auction, AuctionFilter):
         raise AdviceError(f"auction must be an AuctionFilter or None, got {r.auction!r}")
     check_prior(r.prior_tricks, size)
+    if not isinstance(r.single_dummy, SingleDummy):
+        raise AdviceError(f"single_dummy must be a SingleDummy, got {r.single_dummy!r}")
+    if r.single_dummy.layouts and r.played:
+        raise AdviceError("the single-dummy figure plays from the first card: give no cards played")
     _seats_of_played(r)
 
 

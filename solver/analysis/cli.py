@@ -30,6 +30,10 @@ from .jsonio import allpass_line_json, allpass_values_json, best_discard_json, p
 from .lines import LineTrick
 from .play import PlayAnalysis, analyze_play
 from .table import DiscardTable, discard_table
+from ..formats import GameRecord, read_record
+from ..report import LANGUAGES, write_report
+from ..report.html import analysis_html
+from ..scoring import handle_request
 
 __all__ = ["register", "analyze", "run_analyze", "run_stoppable", "compact"]
 
@@ -148,8 +152,52 @@ def _analyze_allpass(args: argparse.Namespace, deal: Deal, solver: Solver, answe
     text.extend(_trick_lines(line.tricks_played))
 
 
+def with_record(args: argparse.Namespace, files: bool = False) -> tuple[argparse.Namespace, GameRecord]:
+    """The arguments with what the deal's record gives (contract, declarer,
+    discard, cards played, all-pass options) where the command line is silent;
+    ``files``: the deal may name a file (the command line only)."""
+    record = read_record(args.deal, files=files)
+    filled = argparse.Namespace(**vars(args))
+    known = record.analyze_arguments()
+    filled.deal = known["deal"]
+    for name in ("contract", "declarer", "discard"):
+        if getattr(args, name) is None:
+            setattr(filled, name, known[name])
+    if not args.played:
+        filled.played = known["played"]
+    filled.talon_leads = args.talon_leads and known["talon_leads"]
+    filled.four_players = args.four_players or known["four_players"]
+    return filled, record
+
+
+def _score(record: GameRecord, answer: dict[str, Any], text: list[str]) -> str | None:
+    """The record's score under its convention into ``answer`` (and the text);
+    the reason when it cannot be scored."""
+    if record.convention is None:
+        return None
+    try:
+        result = handle_request(record.score_request())
+    except ValueError as error:
+        text.append(f"Score ({record.convention}): not computed: {error}")
+        return str(error)
+    answer["score"] = result
+    text.append(f"Score ({record.convention}), the deal's value in whists: "
+                + ", ".join(f"{name} {value}" for name, value in result["deal_value"].items()))
+    return None
+
+
 def analyze(args: argparse.Namespace, solver: Solver) -> tuple[dict[str, Any], list[str]]:
-    """The JSON answer and the text lines for the parsed arguments."""
+    """The JSON answer and the text lines for the parsed arguments (the deal
+    is text in any record form, never a file name: the web service calls this)."""
+    answer, text, _ = analyze_record(args, solver)
+    return answer, text
+
+
+def analyze_record(args: argparse.Namespace, solver: Solver, files: bool = False
+                   ) -> tuple[dict[str, Any], list[str], tuple[GameRecord, str | None]]:
+    """:func:`analyze`, and the deal's record with the reason it has no score;
+    ``files``: the deal may name a file."""
+    args, record = with_record(args, files)
     deal = Deal.parse(args.deal)
     answer: dict[str, Any] = {"deal": str(deal)}
     text = [deal.pretty(), ""]
@@ -170,7 +218,8 @@ def analyze(args: argparse.Namespace, solver: Solver) -> tuple[dict[str, Any], l
         _analyze_allpass(args, deal, solver, answer, text)
     else:
         _analyze_contract(args, deal, contract, solver, answer, text)
-    return answer, text
+    problem = _score(record, answer, text)
+    return answer, text, (record, problem)
 
 
 T = TypeVar("T")
@@ -209,7 +258,11 @@ def run_stoppable(work: Callable[[], T], solver: Solver) -> T:
 def run_analyze(args: argparse.Namespace) -> int:
     out = sys.stdout
     solver = Solver()
-    answer, text = run_stoppable(lambda: analyze(args, solver), solver)
+    answer, text, (record, problem) = run_stoppable(lambda: analyze_record(args, solver, files=True), solver)
+    if args.html:
+        write_report(args.html, analysis_html(answer, Deal.parse(answer["deal"]), lang=args.lang,
+                                              players=record.players, convention=record.convention,
+                                              score_problem=problem))
     if args.json:
         out.write(json.dumps(answer, ensure_ascii=False) + "\n")
     else:
@@ -222,7 +275,8 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "analyze", help="a finished deal: best discards, the table, all-pass, mistakes",
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("deal", help="three dotted hands in seat order and the talon")
+    parser.add_argument("deal", help="three hands in seat order and the talon, or a record: a file or text "
+                                     "in the JSON game record, a JPref deal: line or .pts (FILE#N: its N-th deal)")
     parser.add_argument("--declarer", type=cli_args.seat, help="seat 0-2")
     parser.add_argument("--contract", help="6s .. 10nt, misere or allpass")
     parser.add_argument("--discard", help="the declarer's two discarded cards (default: his best)")
@@ -232,4 +286,6 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--four-players", action="store_true",
                         help="all-pass: the sitting dealer owns the talon tricks")
     parser.add_argument("--json", action="store_true", help="JSON output")
+    parser.add_argument("--html", metavar="FILE", help="also write a self-contained HTML report to FILE")
+    parser.add_argument("--lang", choices=LANGUAGES, default="en", help="the HTML report's language (en, ru)")
     parser.set_defaults(func=run_analyze)

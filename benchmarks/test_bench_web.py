@@ -1,0 +1,140 @@
+"""The JSON API's ``POST /api/v1/solve`` under a bounded load on loopback (127.0.0.1 only).
+
+Positions per second of a ``prefdd serve --no-grpc --http-port 0 --workers 2``
+process, fed by CLIENTS threads each holding one keep-alive connection and
+posting one batch request object per call, against the in-process batch rate
+(``prefdd batch --workers 2``'s code path, ``ordered_map`` over
+``evaluate_line``) on the same fresh positions, the two run alternately.
+Target: ≥ 80 %.
+
+The client threads share the two cores with the server, so the CPU time per
+position (this process plus the server's) is reported too.
+
+    make bench          # or: .venv/bin/pytest benchmarks/test_bench_web.py --benchmark-only
+"""
+from __future__ import annotations
+
+import http.client
+import json
+import signal
+import subprocess
+import sys
+import threading
+import time
+from typing import Iterator
+from urllib.parse import urlsplit
+
+import pytest
+
+from test_bench_service import WORKERS, batch_requests, in_process_round, process_cpu
+
+pytest.importorskip("uvicorn")
+
+ROUNDS = 3
+POSITIONS_PER_ROUND = 1500
+CLIENTS = 4
+SUMMARY: list[str] = []
+
+
+class HttpServe:
+    """``prefdd serve --no-grpc`` with the HTTP API on a free port."""
+
+    def __init__(self) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "solver.cli", "serve", "--host", "127.0.0.1", "--no-grpc", "--http-port", "0",
+             "--workers", str(WORKERS)],
+            stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+        assert self.process.stderr is not None
+        for line in self.process.stderr:
+            entry = json.loads(line)
+            if entry.get("event") == "listening":
+                self.port = urlsplit(entry["http"]).port
+                break
+        else:
+            raise RuntimeError("prefdd serve did not start")
+        threading.Thread(target=lambda: [None for _ in self.process.stderr], daemon=True).start()  # type: ignore[union-attr]
+
+    def stop(self) -> None:
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[HttpServe]:
+    process = HttpServe()
+    try:
+        yield process
+    finally:
+        process.stop()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def print_summary(request: pytest.FixtureRequest) -> Iterator[None]:
+    yield
+    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
+    capture = request.config.pluginmanager.get_plugin("capturemanager")
+    if reporter is None or capture is None or not SUMMARY:
+        return
+    with capture.global_and_fixture_disabled():
+        reporter.write_line("")
+        reporter.write_line(f"HTTP/JSON API (loopback, --workers {WORKERS}, {CLIENTS} keep-alive connections):")
+        for line in SUMMARY:
+            reporter.write_line("  " + line)
+
+
+def http_round(port: int, requests: list[dict]) -> int:
+    answers: list[dict] = []
+    lock = threading.Lock()
+
+    def client(mine: list[dict]) -> None:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
+        got = []
+        for request in mine:
+            connection.request("POST", "/api/v1/solve", body=json.dumps(request),
+                               headers={"content-type": "application/json"})
+            response = connection.getresponse()
+            got.append(json.loads(response.read()))
+            assert response.status == 200
+        connection.close()
+        with lock:
+            answers.extend(got)
+
+    threads = [threading.Thread(target=client, args=(requests[k::CLIENTS],)) for k in range(CLIENTS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert all("declarer_tricks" in a for a in answers)
+    return len(answers)
+
+
+def test_api_solve_throughput(benchmark, server: HttpServe) -> None:  # type: ignore[no-untyped-def]
+    chunks = iter([batch_requests(POSITIONS_PER_ROUND, f"web-round-{k}") for k in range(ROUNDS)])
+    elapsed = {"in_process": 0.0, "http": 0.0}
+    cpu = dict.fromkeys(elapsed, 0.0)
+    runs = (("in_process", in_process_round), ("http", lambda r: http_round(server.port, r)))
+
+    def one_round() -> None:
+        requests = next(chunks)
+        for name, run in runs:
+            start, cpu_start = time.perf_counter(), process_cpu(server.process.pid)
+            assert run(requests) == len(requests)
+            elapsed[name] += time.perf_counter() - start
+            cpu[name] += process_cpu(server.process.pid) - cpu_start
+
+    benchmark.pedantic(one_round, rounds=ROUNDS, iterations=1, warmup_rounds=0)
+    positions = ROUNDS * POSITIONS_PER_ROUND
+    rates = {name: positions / seconds for name, seconds in elapsed.items()}
+    ratio = rates["http"] / rates["in_process"]
+    cost = {name: seconds / positions * 1e3 for name, seconds in cpu.items()}
+    benchmark.extra_info.update({"positions": positions, "ratio": round(ratio, 3),
+                                 **{f"{k}_per_s": round(v, 1) for k, v in rates.items()},
+                                 **{f"{k}_cpu_ms_per_position": round(v, 3) for k, v in cost.items()}})
+    SUMMARY.append(f"POST /api/v1/solve ({positions} full deals each way), positions/s: HTTP {rates['http']:.0f}, "
+                   f"prefdd batch in process {rates['in_process']:.0f}: {ratio:.0%} (target >= 80%)")
+    SUMMARY.append("  CPU ms per position (client and server together): "
+                   + ", ".join(f"{name} {value:.2f}" for name, value in cost.items()))
