@@ -51,19 +51,21 @@ web: $(INSTALLED)
 # The C core built with AddressSanitizer and UndefinedBehaviorSanitizer, under
 # the tests that drive it hardest: reference positions, brute-force
 # cross-checks, every error path of the C boundary, the analyses (best
-# discard, all-pass max^n) that have C of their own, and the searches with
-# options off and on (partition entries against exact ones).
+# discard, all-pass max^n) that have C of their own, the searches with
+# options off and on (partition entries against exact ones), and the fuzzing
+# of every C entry point. A table request too large for the machine answers
+# NULL (allocator_may_return_null), as it does without the sanitizers.
 sanitize: $(INSTALLED)
 	rm -rf $(SANITIZE_DIR) && mkdir -p $(SANITIZE_DIR)
 	cp -r solver $(SANITIZE_DIR)/solver
 	rm -f $(SANITIZE_DIR)/solver/_core*.so
 	$(BIN)/python csrc/build_ffi.py $(SANITIZE_DIR) --sanitize
 	LD_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libubsan.so)" \
-	ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:allocator_may_return_null=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	PREFDD_EXPECT_SANITIZED=1 PYTHONPATH=$(SANITIZE_DIR) \
 	$(BIN)/pytest -q -p no:randomly tests/test_c_boundary.py tests/test_reference_data.py tests/test_brute_force.py \
 		tests/test_analysis_c_boundary.py tests/test_analysis_allpass.py tests/test_analysis_discard.py \
-		tests/test_order_weights.py tests/test_search_consistency.py
+		tests/test_order_weights.py tests/test_search_consistency.py tests/test_fuzz_c_boundary.py
 
 # Profile-guided build (GCC): an instrumented extension, a fixed training
 # workload through its C API (csrc/pgo_train.py), then the installed

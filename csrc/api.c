@@ -169,7 +169,11 @@ static int check_sizes(const pdd_position *p)
         if (__builtin_popcount(p->hands[seat]) != expected)
             return PDD_ERR_HAND_SIZE;
     }
-    if (p->tricks_taken < 0 || p->tricks_taken + tricks_left > 10)
+    /* Compared without adding: tricks_taken is the caller's, and near
+     * INT32_MAX the sum would overflow past the check. The board keeps the
+     * declarer's tricks in 8 bits, and the table keeps tricks still to come
+     * relative to them, so a value past 10 would corrupt both. */
+    if (p->tricks_taken < 0 || p->tricks_taken > 10 - tricks_left)
         return PDD_ERR_TRICKS_TAKEN;
     if (p->talon_count > tricks_left)
         return PDD_ERR_TALON;
@@ -233,11 +237,11 @@ int pdd_probe(pdd_solver *S, const pdd_position *p, int target, int *result)
     board b;
     if (!result)
         return PDD_ERR_NULL;
+    if (target < 0 || target > 10)
+        return PDD_ERR_TARGET;   /* refused before begin: a refused call leaves the solver as it was */
     int err = begin(S, p, &b);
     if (err != PDD_OK)
         return err;
-    if (target < 0 || target > 10)
-        return PDD_ERR_TARGET;
     S->stats.probes++;
     int reached = search_probe(S, &b, target);
     if (S->stopped)

@@ -1,6 +1,7 @@
 /*
  * board.c - legal moves, equivalent cards, playing a card and the trick winner.
  */
+#include <assert.h>
 #include <pthread.h>
 #include "board.h"
 
@@ -68,6 +69,8 @@ static void start_talon_trick(board *b, const rules *r, int talon_card)
 
 void board_from_position(board *b, const pdd_position *p, const rules *r)
 {
+    /* pdd_validate bounds it: the board and the table keep tricks in 8 bits. */
+    assert(p->tricks_taken >= 0 && p->tricks_taken <= 10);
     for (int s = 0; s < 3; s++)
         b->hand[s] = p->hands[s];
     b->dtricks = (uint8_t)p->tricks_taken;

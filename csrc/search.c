@@ -238,9 +238,12 @@ int moves_to_try(pdd_solver *S, const board *b, uint32_t moves, int hint, int ca
     }
     if (options & PDD_OPT_EQUIV)
         moves = equivalence_representatives(b, moves, seat);
-    if (options & PDD_OPT_ORDER)
-        return order_moves(b, &S->rules, moves, hint, killer_lead(S, b, seat), S->history[seat],
-                           S->lead_weights, cards);
+    if (options & PDD_OPT_ORDER) {
+        n = order_moves(b, &S->rules, moves, hint, killer_lead(S, b, seat), S->history[seat],
+                        S->lead_weights, cards);
+        assert(n == popcount(moves));   /* ordering drops no card and adds none */
+        return n;
+    }
     for (uint32_t m = moves; m; m &= m - 1)
         cards[n++] = lowest_card(m);
     return n;

@@ -27,11 +27,13 @@ static void *table_alloc(size_t bytes)
     return memory;
 }
 
-/* The largest power of two of `size`-byte items that fits in `bytes`. */
+/* The largest power of two of `size`-byte items that fits in `bytes`.
+ * Divided, not multiplied: `bytes` is the caller's, and items * 2 * size
+ * wraps to 0 for sizes near SIZE_MAX (the loop then never ends). */
 static size_t power_of_two_items(size_t bytes, size_t size)
 {
     size_t items = 1;
-    while (items * 2 * size <= bytes)
+    while (items <= bytes / size / 2)
         items *= 2;
     return items;
 }

@@ -301,7 +301,7 @@ def _check_number_text(text: str, field: str) -> None:
                            f"{MAX_NUMBER_TEXT} characters and exponents within ±{MAX_EXPONENT})")
 
 
-def _check_numbers(value: Any, field: str) -> None:
+def check_numbers(value: Any, field: str) -> None:
     """Refuse numbers written as text that are absurdly large, before any
     arithmetic; walks the decoded JSON without recursion."""
     stack = [value]
@@ -333,7 +333,7 @@ def json_object(text: str, field: str, empty_ok: bool) -> dict[str, Any]:
         raise RequestError(f"field '{field}': {error}") from None
     if not isinstance(value, dict):
         raise RequestError(f"field '{field}' must be a JSON object, got {type(value).__name__}")
-    _check_numbers(value, field)
+    check_numbers(value, field)
     return value
 
 

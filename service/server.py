@@ -288,7 +288,7 @@ def start_server(config: ServerConfig) -> RunningServer:
             web = WebConfig(timeout=config.http_timeout, max_body_bytes=config.max_message_bytes,
                             max_concurrent=config.max_concurrent_rpcs, max_advice_layouts=config.max_advice_layouts,
                             auth_token=config.auth_token)
-            running.http = start_http(pool, advice, config.host, config.http_port, web)
+            running.http = start_http(pool, advice, scoring, config.host, config.http_port, web)
     except OSError:
         running.stop(grace=0)
         raise

@@ -14,6 +14,8 @@ from .position import Position
 
 __all__ = [
     "thread_solver",
+    "given_solver",
+    "SolverTypeError",
     "solve",
     "solve_position",
     "solve_misere",
@@ -31,6 +33,20 @@ def thread_solver() -> Solver:
     solver = getattr(_local, "solver", None)
     if solver is None:
         solver = _local.solver = Solver()
+    return solver
+
+
+class SolverTypeError(TypeError):
+    """A ``solver`` argument that is neither a Solver nor None."""
+
+
+def given_solver(solver: Solver | None) -> Solver:
+    """The ``solver`` argument of the analyses: a Solver, or None for the
+    calling thread's own."""
+    if solver is None:
+        return thread_solver()
+    if not isinstance(solver, Solver):
+        raise SolverTypeError(f"solver must be a Solver or None, got {type(solver).__name__} {solver!r:.60}")
     return solver
 
 
@@ -82,8 +98,8 @@ class DealTable:
 def deal_table(deal: Deal | str, leader: int = 0, solver: Solver | None = None) -> DealTable:
     """Solve every seat as declarer in all five strains and in misère (with
     ``solver``, or the calling thread's)."""
-    deal = Deal.parse(deal) if isinstance(deal, str) else deal
-    solver = solver or thread_solver()
+    deal = Deal.coerce(deal)
+    solver = given_solver(solver)
 
     def value(contract: Contract, seat: int) -> int:
         return solver.solve(Position.start(deal, contract, seat, leader))

@@ -27,11 +27,12 @@ Analyses (``solver.analysis.requests``):
 """
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from .analysis.requests import evaluate_analysis
 from .api import thread_solver
+from .engine import SearchStopped
+from .jsonlines import JSONTextError, LineError, dumps, loads
 from .notation import Contract, ContractKind, Deal, Hand, NotationError, parse_seat
 from .position import Position
 
@@ -101,16 +102,25 @@ def evaluate(request: Any) -> dict[str, Any]:
     return answer
 
 
-def evaluate_line(line: str) -> str:
-    """One input line to one output line (never raises for bad input)."""
+def evaluate_line(line: str | LineError) -> str:
+    """One input line to one output line (never raises for bad input). A
+    LineError (a line that could not be read, see :mod:`solver.jsonlines`)
+    is answered with its message; so is anything else a request makes go
+    wrong (an "internal error"), so the stream always goes on."""
     request: Any = None
     try:
-        request = json.loads(line)
+        if isinstance(line, LineError):
+            raise line
+        request = loads(line)
         answer = evaluate(request)
-    except json.JSONDecodeError as error:
+    except JSONTextError as error:
         answer = {"error": f"not JSON: {error}"}
     except ValueError as error:
         answer = {"error": str(error)}
+    except SearchStopped:
+        raise
+    except Exception as error:  # noqa: BLE001 - one line's failure is that line's answer
+        answer = {"error": f"internal error: {type(error).__name__}: {error}"}
     if isinstance(request, dict) and "id" in request:
         answer = {"id": request["id"], **answer}
-    return json.dumps(answer, ensure_ascii=False)
+    return dumps(answer)

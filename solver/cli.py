@@ -24,11 +24,12 @@ import sys
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
 from importlib.metadata import entry_points
-from typing import IO, Callable, Iterable, Iterator, Sequence
+from typing import IO, Callable, Iterable, Iterator, Sequence, TypeVar
 
 from . import __version__, api, cli_args, distributed
 from . import batch as batch_module
 from .batch import evaluate_line
+from .jsonlines import read_lines, stdin_bytes
 from .notation import SEAT_NAMES, SUIT_SYMBOLS, Contract, ContractKind
 from .position import Position
 from .advice import cli as advice_cli
@@ -38,6 +39,7 @@ from .formats import read_deal
 from .scoring import cli as scoring_cli
 
 EXIT_USAGE = 2
+T = TypeVar("T")
 COMMAND_GROUP = "prefdd.commands"
 
 
@@ -106,7 +108,7 @@ def cmd_table(args: argparse.Namespace) -> int:
     return 0
 
 
-def ordered_map(work: Callable[[str], str], lines: Iterable[str], workers: int) -> Iterator[str]:
+def ordered_map(work: Callable[[T], str], lines: Iterable[T], workers: int) -> Iterator[str]:
     """``map`` over a stream on worker threads, in input order, holding at most
     a few lines per worker in flight (so a pipe is answered as it is read)."""
     if workers <= 1:
@@ -124,9 +126,9 @@ def ordered_map(work: Callable[[str], str], lines: Iterable[str], workers: int) 
 
 def cmd_batch(args: argparse.Namespace) -> int:
     out = sys.stdout
-    source: IO[str] = open(args.file, encoding="utf-8") if args.file else sys.stdin
+    source: IO[bytes] = open(args.file, "rb") if args.file else stdin_bytes()
     try:
-        lines = (line for line in source if line.strip())
+        lines = read_lines(source)   # a line that cannot be read is answered with its error
         if args.dask:
             with distributed.connect(args.dask) as client:
                 for result in distributed.submit_batch(client, lines):
@@ -170,7 +172,8 @@ def build_parser() -> argparse.ArgumentParser:
                                 description=batch_module.__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     batch.add_argument("file", nargs="?", help="input file (default: standard input)")
-    batch.add_argument("--workers", type=cli_args.positive_int, default=1, help="solver threads (default 1)")
+    batch.add_argument("--workers", type=cli_args.workers, default=1,
+                       help=f"solver threads (default 1, at most {cli_args.max_workers()})")
     batch.add_argument("--dask", metavar="ADDRESS", type=cli_args.dask_address,
                        help="answer on a Dask cluster: its scheduler's host:port, or local:N for N local "
                             "worker processes (the same answers in the same order; needs the dask extra)")

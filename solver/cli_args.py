@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import argparse
 
+from .advice.parallel import WORKERS_PER_CORE, default_workers, max_workers
 from .notation import parse_seat
 
-__all__ = ["seat", "positive_int", "port", "seconds", "positive_seconds", "dask_address"]
+__all__ = ["seat", "positive_int", "workers", "max_workers", "port", "seconds", "positive_seconds", "dask_address"]
 
 
 def seat(text: str) -> int:
@@ -29,6 +30,16 @@ def positive_int(text: str) -> int:
     value = int(_number(text, int, "a whole number"))
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def workers(text: str) -> int:
+    """Solver threads: 1 up to a few per core (each has its own table of
+    16 MiB or more, and more threads than cores only add memory)."""
+    value = positive_int(text)
+    if value > max_workers():
+        raise argparse.ArgumentTypeError(f"at most {max_workers()} ({WORKERS_PER_CORE} per core on "
+                                         f"{default_workers()} cores), got {value}")
     return value
 
 

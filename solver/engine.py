@@ -10,8 +10,8 @@ import threading
 from dataclasses import dataclass
 
 from ._core import ffi, lib
-from .notation import Card, ContractKind
-from .position import Position, PositionError
+from .notation import Card, Contract, ContractKind, Hand
+from .position import Position, PositionError, PositionTypeError
 
 __all__ = ["Solver", "SolverBusyError", "SearchStopped", "SolveStats", "OrderWeightsError",
            "OPT_ALL", "OPT_NONE", "ORDER_WEIGHTS"]
@@ -28,6 +28,10 @@ ORDER_WEIGHTS = lib.PDD_ORDER_WEIGHTS
 
 class OrderWeightsError(ValueError):
     """Move-ordering weights of the wrong count or out of range."""
+
+
+class SolverArgumentError(ValueError):
+    """A Solver argument out of its range (option flags, table size)."""
 
 
 class SolverBusyError(RuntimeError):
@@ -58,8 +62,45 @@ def _check(code: int) -> None:
     raise PositionError(ffi.string(lib.pdd_error_text(code)).decode())
 
 
+def _require(ok: bool, message: str) -> None:
+    if not ok:
+        raise PositionError(message)
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_position(position: object, what: str = "position") -> Position:
+    """``position`` as a :class:`Position` whose every field has the type and
+    range its C field takes, or a :class:`PositionError` naming the field.
+    (Positions are normally built by :meth:`Position.start` and
+    :meth:`Position.play`, which check the rules; this guards the fields of a
+    Position built or replaced by hand. The C core checks the rules again.)"""
+    if not isinstance(position, Position):
+        raise PositionTypeError(f"{what} must be a Position, got {type(position).__name__} {position!r:.80}")
+    p = position
+    _require(isinstance(p.hands, tuple) and len(p.hands) == 3 and all(isinstance(h, Hand) for h in p.hands),
+             f"{what}.hands must be a tuple of 3 Hands, got {p.hands!r:.80}")
+    _require(isinstance(p.contract, Contract), f"{what}.contract must be a Contract, got {p.contract!r:.80}")
+    for name in ("declarer", "leader"):
+        value = getattr(p, name)
+        _require(_whole(value) and 0 <= value <= 2, f"{what}.{name} must be a seat 0-2, got {value!r:.80}")
+    _require(isinstance(p.trick, tuple) and len(p.trick) <= 2 and all(isinstance(c, Card) for c in p.trick),
+             f"{what}.trick must be a tuple of at most 2 Cards, got {p.trick!r:.80}")
+    _require(isinstance(p.talon_leads, tuple) and all(isinstance(c, Card) for c in p.talon_leads),
+             f"{what}.talon_leads must be a tuple of Cards, got {p.talon_leads!r:.80}")
+    _require(isinstance(p.tricks_taken, tuple) and len(p.tricks_taken) == 3
+             and all(_whole(t) and 0 <= t <= 10 for t in p.tricks_taken),
+             f"{what}.tricks_taken must be 3 whole numbers 0-10, got {p.tricks_taken!r:.80}")
+    _require(isinstance(p.four_players, bool), f"{what}.four_players must be True or False, got {p.four_players!r:.80}")
+    return p
+
+
 def to_c_position(position: Position):
-    """The C struct for a position (a cffi object that owns its memory)."""
+    """The C struct for a position (a cffi object that owns its memory);
+    every field is checked first (:func:`check_position`)."""
+    check_position(position)
     c = ffi.new("pdd_position *")
     for seat in range(3):
         c.hands[seat] = position.hands[seat].mask
@@ -148,6 +189,8 @@ class Solver:
 
     def set_options(self, flags: int) -> None:
         """Switch search enhancements (OPT_ALL, OPT_NONE or lib.PDD_OPT_*)."""
+        if not _whole(flags) or not 0 <= flags <= OPT_ALL:
+            raise SolverArgumentError(f"flags must be a whole number 0..{OPT_ALL} (PDD_OPT_* bits), got {flags!r:.60}")
         if not self._lock.acquire(blocking=False):
             raise SolverBusyError("this Solver is in use by another thread; use one Solver per thread")
         try:
@@ -166,10 +209,12 @@ class Solver:
     def set_order_weights(self, weights: tuple[int, ...] | list[int]) -> None:
         """Replace the lead-ordering weights (for tuning: see
         benchmarks/tune_ordering.py)."""
+        if isinstance(weights, (str, bytes, dict)) or not hasattr(weights, "__iter__"):
+            raise OrderWeightsError(f"give {ORDER_WEIGHTS} whole numbers, got {weights!r:.80}")
         values = list(weights)
-        if len(values) != ORDER_WEIGHTS or not all(isinstance(w, int) and not isinstance(w, bool)
-                                                   for w in values):
-            raise OrderWeightsError(f"give {ORDER_WEIGHTS} whole numbers, got {weights!r}")
+        # Range checked here only as far as a C int needs; the C core checks the rest.
+        if len(values) != ORDER_WEIGHTS or not all(_whole(w) and -2**31 <= w < 2**31 for w in values):
+            raise OrderWeightsError(f"give {ORDER_WEIGHTS} whole numbers (each a C int), got {weights!r:.80}")
         self.call(lib.pdd_set_order_weights, ffi.new("int[]", values), len(values))
 
     def request_stop(self) -> None:

@@ -70,6 +70,7 @@ from typing import Callable, Iterable, Iterator
 
 __all__ = [
     "NotationError",
+    "NotationTypeError",
     "SUITS",
     "RANKS",
     "SUIT_SYMBOLS",
@@ -92,6 +93,22 @@ class NotationError(ValueError):
 
     The message names the problem: the bad text, which card, which hand.
     """
+
+
+class NotationTypeError(NotationError, TypeError):
+    """An argument of the wrong type where a card, hand, deal or contract (or
+    its text) is needed. Both a TypeError and a NotationError (ValueError),
+    so callers catching either get it; the message names the argument."""
+
+
+def _coerce(kind: type, value: object, what: str, expected: str):
+    """``value`` if it is a ``kind``, ``kind.parse(value)`` if it is text,
+    else a NotationTypeError naming ``what``."""
+    if isinstance(value, kind):
+        return value
+    if isinstance(value, str):
+        return kind.parse(value)  # type: ignore[attr-defined]
+    raise NotationTypeError(f"{what} must be {expected}, got {type(value).__name__} {value!r:.60}")
 
 
 SUITS = "scdh"
@@ -325,6 +342,12 @@ class Card:
         return cls(index // 8, index % 8)
 
     @classmethod
+    def coerce(cls, value: Card | str, what: str = "card") -> Card:
+        """``value`` as a Card: a Card, or card text; NotationTypeError
+        naming ``what`` for anything else."""
+        return _coerce(cls, value, what, "a Card or card text")
+
+    @classmethod
     def parse(cls, text: str) -> Card:
         """Read one card: ``As``, ``Tc``, ``10c``, ``Xc``, ``AS``, ``sA``, ``♠A``, ``♠10``.
 
@@ -373,6 +396,12 @@ class Hand:
 
     def __post_init__(self) -> None:
         _check_int(self.mask, "hand mask", 0, FULL_MASK)
+
+    @classmethod
+    def coerce(cls, value: Hand | str, what: str = "hand") -> Hand:
+        """``value`` as a Hand: a Hand, or hand text; NotationTypeError
+        naming ``what`` for anything else."""
+        return _coerce(cls, value, what, "a Hand or hand text")
 
     @classmethod
     def parse(cls, text: str) -> Hand:
@@ -666,6 +695,12 @@ class Deal:
                     raise error
 
     @classmethod
+    def coerce(cls, value: Deal | str, what: str = "deal") -> Deal:
+        """``value`` as a Deal: a Deal, or deal text; NotationTypeError
+        naming ``what`` for anything else."""
+        return _coerce(cls, value, what, "a Deal or deal text")
+
+    @classmethod
     def parse(cls, text: str) -> Deal:
         """Read ``'AQ7.K98.KT.QJ K.AQ7.AQ7.T87 JT98.JT.98.A9 ..J.K'``.
 
@@ -828,6 +863,12 @@ class Contract:
                 f"a {self.kind.value} contract has no level or strain, got "
                 f"level={self.level!r} strain={self.strain!r}"
             )
+
+    @classmethod
+    def coerce(cls, value: Contract | str, what: str = "contract") -> Contract:
+        """``value`` as a Contract: a Contract, or contract text;
+        NotationTypeError naming ``what`` for anything else."""
+        return _coerce(cls, value, what, "a Contract or contract text")
 
     @classmethod
     def parse(cls, text: str) -> Contract:

@@ -29,12 +29,18 @@ from .notation import (
     NotationError,
 )
 
-__all__ = ["PositionError", "Position"]
+__all__ = ["PositionError", "PositionTypeError", "Position"]
 
 
 class PositionError(ValueError):
     """A position that breaks the rules: a card not held, not following suit,
     not trumping when it must, a seat out of range, and so on."""
+
+
+class PositionTypeError(PositionError, TypeError):
+    """An argument that is not a position (or a deal, contract, card where one
+    is needed): both a TypeError and a PositionError, so callers that catch
+    either get it."""
 
 
 def _seat(value: int, what: str) -> int:
@@ -81,8 +87,8 @@ class Position:
         """The position before the first card. For all-pass with a talon in
         the deal and ``talon_leads`` on, the talon names the first two tricks'
         suits and seat 0 plays first to them (``leader`` must then be 0)."""
-        deal = Deal.parse(deal) if isinstance(deal, str) else deal
-        contract = Contract.parse(contract) if isinstance(contract, str) else contract
+        deal = Deal.coerce(deal)
+        contract = Contract.coerce(contract)
         _seat(declarer, "declarer")
         _seat(leader, "leader")
         leads: tuple[Card, ...] = ()

@@ -62,7 +62,11 @@ def test_pass_rule_lets_every_contract_stand() -> None:
 
 def test_full_deal_partial_run_reports_what_it_counted() -> None:
     request = enumeration_request("AKQJ87.AK.A8.87", 0, "6s", discard="..8.8")
-    result = enumerate_splits(request, RunOptions(seconds=3.0, workers=2))   # well short of the ~20 s whole
+    try:
+        result = enumerate_splits(request, RunOptions(seconds=3.0, workers=2))   # well short of the ~20 s whole
+    except AdviceError as error:   # a loaded machine may finish no chunk in time
+        assert "before any layout was finished: no estimate" in str(error)
+        return
     assert result.run.space == 184_756 and result.run.exact
     if not result.run.complete:
         assert result.run.stopped == "seconds"

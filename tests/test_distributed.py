@@ -19,7 +19,7 @@ import pytest
 from distributed import Client, LocalCluster
 
 from solver import distributed as sd
-from solver.advice import (RunOptions, advise_bid, advise_whist, bid_request, enumerate_splits,
+from solver.advice import (AdviceError, RunOptions, advise_bid, advise_whist, bid_request, enumerate_splits,
                            enumeration_request, whist_request)
 from solver.advice.jsonio import bid_json, enumeration_json, whist_json
 from solver.batch import evaluate_line
@@ -235,8 +235,14 @@ def test_cancel_stops_the_searches_on_the_workers(threads: Client) -> None:
     cancel = threading.Event()
     executor = sd.DaskExecutor(threads)
     out: list[Any] = []
-    runner = threading.Thread(target=lambda: out.append(enumerate_splits(
-        request, RunOptions(cancel=cancel, executor=executor))), daemon=True)
+
+    def run() -> None:
+        try:
+            out.append(enumerate_splits(request, RunOptions(cancel=cancel, executor=executor)))
+        except AdviceError as error:   # cancelled before the first block finished
+            out.append(error)
+
+    runner = threading.Thread(target=run, daemon=True)
     runner.start()
 
     def searching() -> int:
@@ -247,8 +253,11 @@ def test_cancel_stops_the_searches_on_the_workers(threads: Client) -> None:
     runner.join(GUARD)
     assert not runner.is_alive()
     result = out[0]
-    assert result.run.stopped == "cancelled" and not result.run.complete
-    assert result.splits < 184_756
+    if isinstance(result, AdviceError):
+        assert "cancelled before any layout was finished" in str(result)
+    else:
+        assert result.run.stopped == "cancelled" and not result.run.complete
+        assert 0 < result.splits < 184_756
     # The blocks under way end in a stopped C search, not at their end.
     assert wait_until(lambda: searching() == 0)
     assert sum(threads.run(sd.stopped_searches, executor.last_run).values()) >= 1

@@ -47,7 +47,8 @@ def test_charts_carry_their_numbers():
 def test_both_languages_have_every_text():
     english, russian = (texts(lang) for lang in LANGUAGES)
     assert english.keys() == russian.keys()
-    assert english["actions"].keys() == russian["actions"].keys()
+    for table in ("actions", "defences", "conventions"):
+        assert english[table].keys() == russian[table].keys()
     assert [contract_text(c, "ru") for c in ("6s", "10nt", "misere", "allpass")] == ["6♠", "10БК", "мизер", "распасы"]
     with pytest.raises(ValueError, match="unknown language 'de'"):
         texts("de")

@@ -357,7 +357,9 @@ def test_sheet_left_unchanged_by_a_refused_deal():
 
 JSON_VALUES = st.recursive(
     st.none() | st.booleans() | st.integers(-12, 12) | st.floats(allow_nan=True, allow_infinity=True)
-    | st.sampled_from(["A", "B", "C", "D", "Z", "", "whist", "pass", "half_whist", "1/0", "6s", "x", "nan"]),
+    | st.sampled_from(["A", "B", "C", "D", "Z", "", "whist", "pass", "half_whist", "1/0", "6s", "x", "nan"])
+    # Absurd numbers: refused by their size before any arithmetic (solver/scoring/numbers.py).
+    | st.integers(-10**40, 10**40) | st.sampled_from(["1e10000000", "-1e99999", "1_0e9_999", "1/" + "3" * 30]),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(["A", "B", "C", "type", "x"]),
                                                                  inner, max_size=3),
     max_leaves=6,

@@ -16,12 +16,12 @@ from solver.batch import evaluate
 from solver.scoring.jsonio import handle_request
 
 from conftest import load_jsonl, shared_file
-from service_support import LOOPBACK, running_server
+from service_support import LOOPBACK, random_deal, running_server, wait_until
 
 DEAL = "AQ7.K98.KT.QJ K.AQ7.AQ7.T87 JT98.JT.98.A9 ..J.K"
 TOKEN = "s3cret-token"
 PREFDD = Path(sys.executable).parent / "prefdd"
-ADVICE = ("whist", "bid", "enumerate")
+ADVICE = ("whist", "bid", "enumerate", "play")
 
 
 class Api:
@@ -152,6 +152,18 @@ def test_advice_equals_the_command_line(api: Api) -> None:
     assert without_times(answer) == without_times(expected)
 
 
+def test_play_advice_equals_the_command_line(api: Api) -> None:
+    body = {"hand": "T98.JT98.T98.", "contract": "misere", "declarer": 1, "seat": 0, "talon": "..7.7",
+            "open": {"2": "KQJ.AKQ.AKQJ."}}
+    status, answer = api.post("play", body)
+    assert status == 200
+    expected = cli_json("play", "T98.JT98.T98.", "--contract", "misere", "--declarer", "1", "--seat", "0",
+                        "--talon", "..7.7", "--open", "2=KQJ.AKQ.AKQJ.", "--workers", "2")
+    assert without_times(answer) == without_times(expected)
+    status, answer = api.post("play", {**body, "open": {"5": "KQJ.AKQ.AKQJ."}})
+    assert status == 400 and "open" in answer["error"]
+
+
 def test_enumerate_over_the_layout_limit_is_refused_naming_it(api: Api) -> None:
     status, answer = api.post("enumerate", {"hand": "AKQJ87.AK.A8.87", "declarer": 0, "contract": "6s",
                                             "discard": "..8.8"})
@@ -196,10 +208,12 @@ def test_request_id_is_echoed_and_made_when_missing(api: Api) -> None:
 
 def test_a_deadline_stops_the_search_and_answers_504(server: Any, api: Api) -> None:
     before = server.pool.stats()
-    status, answer = api.post("analyze", {"deal": DEAL}, "?timeout=0.001")
+    fresh = str(random_deal(20261201))  # no table has seen it: its analysis takes tens of milliseconds
+    status, answer = api.post("analyze", {"deal": fresh}, "?timeout=0.001")
     assert status == 504 and "deadline" in answer["error"]
+    assert wait_until(lambda: server.pool.stats().busy_workers == 0 and server.pool.stats().queued == 0)
     after = server.pool.stats()
-    assert after.stopped + after.dropped > before.stopped + before.dropped or after.completed > before.completed
+    assert after.stopped + after.dropped > before.stopped + before.dropped, "the job was not stopped"
     assert api.post("solve", {"deal": DEAL, "contract": "6h", "declarer": 1})[0] == 200
     assert api.post("analyze", {"deal": DEAL}, "?timeout=abc")[0] == 400
 
@@ -210,7 +224,7 @@ def test_openapi_lists_every_call(api: Api) -> None:
     spec = json.loads(data)
     assert spec["openapi"].startswith("3.")
     assert {"/api/v1/solve", "/api/v1/analyze", "/api/v1/position", "/api/v1/whist", "/api/v1/bid",
-            "/api/v1/enumerate", "/api/v1/score"} <= set(spec["paths"])
+            "/api/v1/enumerate", "/api/v1/play", "/api/v1/score"} <= set(spec["paths"])
 
 
 def test_the_page_and_its_module_are_served(api: Api) -> None:
@@ -237,3 +251,16 @@ def test_http_alone_serves_without_grpc() -> None:
         assert running.server is None
         status, answer = Api(running.http.port).post("solve", {"deal": DEAL, "contract": "6h", "declarer": 1})
         assert status == 200 and "declarer_tricks" in answer
+
+
+def test_huge_numbers_are_refused_before_any_arithmetic(api: Api) -> None:
+    """"1e10000000" as a price would expand into ten million digits and hold
+    the interpreter for seconds: refused at the door, and the server answers
+    at once afterwards."""
+    request = {"convention": "sochi", "option_overrides": {"whist_price": "1e10000000"}, "kind": "deal",
+               "input": {"type": "allpass", "players": ["A", "B", "C"], "tricks": {"A": 5, "B": 0, "C": 5}}}
+    status, answer = api.post("score", request)
+    assert status == 400 and "out of range" in answer["error"]
+    status, answer = api.post("analyze", {"deal": DEAL, "declarer": "1e10000000"})
+    assert status == 400
+    assert api.post("solve", {"deal": DEAL, "contract": "6h", "declarer": 1})[0] == 200

@@ -184,3 +184,60 @@ def test_a_phone_screen_shows_the_deal(browser: Any, base_url: str) -> None:
     assert width <= 400, f"the page is {width} px wide on a 390 px screen"
     screenshot(phone, "7-phone")
     context.close()
+
+
+def test_a_record_file_misere_and_allpass(page: Any, tmp_path: Path) -> None:
+    """A JPref line uploaded as a file (notes/record-formats.md §2.3), then a
+    misère from the table and the all-pass, each showing the solver's values."""
+    line = "deal: ♠9A ♣KA ♦789A ♥8Q  ♠XJ ♣9JQ ♦J ♥7XJK  ♠78Q ♣78X ♦XQK ♥9  ♥A ♠K  1"
+    record = tmp_path / "deal.txt"
+    record.write_text(line + "\n", encoding="utf-8")
+    page.set_input_files("#record-file", str(record))
+    page.wait_for_selector("#deal-table button.cell")
+    canonical = api_analyze(page, line)["deal"]
+    assert page.input_value("#deal-input") == canonical
+    assert len(page.query_selector_all("#diagram .card")) == 32
+
+    cell = page.query_selector("#deal-table button.cell[data-seat='0'][data-contract='misere']")
+    discard = cell.get_attribute("data-discard")
+    cell.click()
+    page.wait_for_selector("#diagram button.card")
+    after = deal_after_discard(Deal.parse(canonical), 0, Hand.parse(discard))
+    assert shown_values(page) == {str(c): v for c, v in Solver().card_values(
+        Position.start(after, "misere", 0)).items()}
+    screenshot(page, "8-misere")
+
+    page.click("#allpass")
+    page.wait_for_function("() => decodeURIComponent(location.hash).includes('contract=allpass')")
+    page.wait_for_selector("#diagram button.card")
+    start = Position.start(Deal.parse(canonical), "allpass", 0)
+    assert shown_values(page) == {str(c): v for c, v in Solver().card_values(start).items()}
+    assert "all-pass" in page.inner_text("#status")
+    screenshot(page, "9-allpass")
+    assert page.errors == []
+
+
+def test_the_deal_is_scored_at_the_end(page: Any, base_url: str) -> None:
+    """A link with the whole best line played, then the score under a chosen
+    convention: the page shows what the scoring API answers."""
+    line = page.evaluate("""async (deal) => (await (await fetch('/api/v1/position', {method: 'POST',
+        headers: {'content-type': 'application/json'}, body: JSON.stringify({deal, contract: '6h', declarer: 1,
+        discard: 'KsQc', best_line: true})})).json())""", DEAL)
+    page.goto(f"{base_url}/#deal={DEAL}&contract=6h&declarer=1&discard=KsQc&played={','.join(line['best_line'])}")
+    page.wait_for_selector("#score-panel:not([hidden])")
+    assert "over" in page.inner_text("#status")
+    page.select_option("#convention", "leningrad")
+    page.click("#score")
+    page.wait_for_function("() => document.querySelector('#score-result').textContent.length > 0")
+    final = Position.after(deal_after_discard(Deal.parse(DEAL), 1, Hand.parse("KsQc")), "6h", 1, line["best_line"])
+    tricks = dict(zip("ABC", final.tricks_taken))
+    expected = page.evaluate("""async (body) => (await (await fetch('/api/v1/score', {method: 'POST',
+        headers: {'content-type': 'application/json'}, body: JSON.stringify(body)})).json())""",
+        {"convention": "leningrad", "kind": "deal", "input": {
+            "type": "contract", "players": ["A", "B", "C"], "declarer": "B", "contract": "6h",
+            "defenders": ["C", "A"], "decisions": {"C": "whist", "A": "pass"}, "tricks": tricks}})
+    text = page.inner_text("#score-result")
+    for seat, name in enumerate("ABC"):
+        assert f"{['first hand', 'second hand', 'third hand'][seat]} {expected['deal_value'][name]}" in text
+    screenshot(page, "10-score")
+    assert page.errors == []

@@ -6,7 +6,7 @@ the solvers, the limits and the logs.
 
 * ``POST /api/v1/solve``: one ``prefdd batch`` request object, its answer
   object; ``/analyze``, ``/position``, ``/whist``, ``/bid``, ``/enumerate``
-  and ``/score`` answer what their commands print with ``--json``
+  ``/play`` and ``/score`` answer what their commands print with ``--json``
   (:mod:`service.web.calls`). ``GET /api/v1/openapi.json`` describes them.
 * Bad input: HTTP 400 with ``{"error": message}``, the message the command
   line prints. A limit: 429 (advice slots, calls at once) or 413 (a body
@@ -47,7 +47,10 @@ from starlette.staticfiles import StaticFiles
 from ..advice_calls import (BudgetChoice, LayoutLimitExceeded, bid_layouts, check_layouts, enumeration_layouts,
                             whist_layouts)
 from ..advice_runs import AdviceBusy, AdviceRuns, CallEnded
+from ..convert import check_numbers
+from ..play_calls import play_layouts
 from ..pool import Job, JobCancelled, SolverPool
+from ..score_workers import ScoreFailed, ScoreStopped, ScoreWorkers
 from . import calls
 from .openapi import openapi
 
@@ -99,8 +102,10 @@ class _Deadline:
             callback()
 
 
-def create_app(pool: SolverPool, advice: AdviceRuns, config: WebConfig = WebConfig()) -> Starlette:
-    """The page and the JSON API over ``pool`` and ``advice``."""
+def create_app(pool: SolverPool, advice: AdviceRuns, scoring: ScoreWorkers,
+               config: WebConfig = WebConfig()) -> Starlette:
+    """The page and the JSON API over the gRPC service's ``pool``, ``advice``
+    slots and ``scoring`` processes."""
     slots = asyncio.Semaphore(config.max_concurrent)
 
     async def body_of(request: Request) -> Any:
@@ -113,11 +118,13 @@ def create_app(pool: SolverPool, advice: AdviceRuns, config: WebConfig = WebConf
             if len(raw) > config.max_body_bytes:
                 raise HttpError(413, f"the request body is over the limit of {config.max_body_bytes} bytes")
         try:
-            return json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
+            body = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
         except UnicodeDecodeError as error:
             raise HttpError(400, f"the request body is not UTF-8: {error}") from None
         except (ValueError, RecursionError) as error:
             raise HttpError(400, f"the request body is not JSON: {error}") from None
+        check_numbers(body, "body")  # numbers as text ("1e10000000") bounded before any arithmetic
+        return body
 
     def timeout_of(request: Request) -> float:
         text = request.query_params.get("timeout")
@@ -206,7 +213,26 @@ def create_app(pool: SolverPool, advice: AdviceRuns, config: WebConfig = WebConf
         return lambda body, seconds: advice_run(kind, body, seconds)
 
     async def scored(body: Any, seconds: float) -> Any:
-        return await on_pool(lambda request, _solver: calls.score(request), body, seconds)
+        """On a scoring process, killed at the deadline (pure Python cannot
+        otherwise be stopped, and would hold every other call)."""
+        end = time.monotonic() + seconds
+        try:
+            text = await run_in_threadpool(scoring.run, "request", calls.checked_object(body),
+                                           lambda: time.monotonic() >= end)
+        except ScoreStopped as stop:
+            if stop.reason == "limit":
+                raise HttpError(429, "the scoring took longer than the server's limit max_score_seconds="
+                                     f"{scoring.seconds:g} and was stopped") from None
+            raise HttpError(504, f"the deadline of {seconds:g} s passed; the scoring was stopped") from None
+        except ScoreFailed as failure:
+            if failure.kind == "invalid":
+                raise HttpError(400, str(failure)) from None
+            if failure.kind == "exhausted":
+                raise HttpError(429, str(failure)) from None
+            LOGGER.error("the scoring process failed", extra={"fields": {
+                "event": "score_failure", "traceback": str(failure)}})
+            raise HttpError(500, "internal error in the analysis server (logged)") from None
+        return json.loads(text)
 
     async def openapi_json(_request: Request) -> Response:
         return JSONResponse(openapi())
@@ -219,7 +245,7 @@ def create_app(pool: SolverPool, advice: AdviceRuns, config: WebConfig = WebConf
         endpoint("analyze", pooled(calls.analyze)),
         endpoint("position", pooled(calls.position)),
         endpoint("score", scored),
-        *(endpoint(kind, advised(kind)) for kind in ("whist", "bid", "enumerate")),
+        *(endpoint(kind, advised(kind)) for kind in ("whist", "bid", "enumerate", "play")),
         Route("/api/v1/openapi.json", openapi_json, methods=["GET"]),
         Route("/", page, methods=["GET"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
@@ -229,7 +255,8 @@ def create_app(pool: SolverPool, advice: AdviceRuns, config: WebConfig = WebConf
 
 def calls_layouts(call: calls.AdviceCall) -> int:
     """How many layouts the run has (the server's layout limit counts them)."""
-    counter = {"whist": whist_layouts, "bid": bid_layouts, "enumerate": enumeration_layouts}[call.kind]
+    counter = {"whist": whist_layouts, "bid": bid_layouts, "enumerate": enumeration_layouts,
+               "play": play_layouts}[call.kind]
     return counter(call.request)  # type: ignore[arg-type]
 
 

@@ -20,9 +20,10 @@ import types
 from dataclasses import dataclass
 from typing import Any
 
-from solver.advice import (BidRequest, EnumerationRequest, RunOptions, WhistRequest, advise_bid, bid_json,
-                           bid_request, enumerate_splits, enumeration_json, enumeration_request, whist_json,
-                           whist_request)
+from solver.advice import (BidRequest, EnumerationRequest, PlayRequest, RunOptions, WhistRequest, advise_bid,
+                           advise_play, bid_json, bid_request, enumerate_splits, enumeration_json,
+                           enumeration_request, play_request, whist_json, whist_request)
+from solver.advice.play_json import play_json
 from solver.analysis import best_discard
 from solver.analysis.cli import analyze as analyze_args
 from solver.analysis.discard import deal_after_discard
@@ -30,14 +31,13 @@ from solver.batch import evaluate
 from solver.engine import Solver
 from solver.notation import Contract, ContractKind, Deal, Hand, parse_seat
 from solver.position import Position
-from solver.scoring.jsonio import handle_request
 
 from ..errors import RequestError
 
-__all__ = ["AdviceCall", "DEFAULT_LAYOUTS", "advice_call", "analyze", "position", "score", "solve"]
+__all__ = ["AdviceCall", "DEFAULT_LAYOUTS", "advice_call", "analyze", "checked_object", "position", "solve"]
 
-DEFAULT_LAYOUTS = {"whist": 1000, "bid": 200}
-"""The layout budgets of ``prefdd whist`` and ``prefdd bid``."""
+DEFAULT_LAYOUTS = {"whist": 1000, "bid": 200, "play": 500}
+"""The layout budgets of ``prefdd whist``, ``prefdd bid`` and ``prefdd play``."""
 MAX_TEXT = 4096
 """The longest text field: a deal is under 100 characters, a played list under 200."""
 
@@ -204,9 +204,10 @@ def _minimises(position: Position, mover: int) -> bool:
     return (mover == position.declarer) == misere
 
 
-def score(body: Any) -> dict[str, Any]:
-    """``prefdd score``: one scoring request object, its answer."""
-    return handle_request(_object(body))
+def checked_object(body: Any) -> dict[str, Any]:
+    """The body as a JSON object (``prefdd score``'s request: the app answers
+    it on a scoring process, :class:`~service.score_workers.ScoreWorkers`)."""
+    return _object(body)
 
 
 # ---- advice runs (their own threads) -------------------------------------------
@@ -216,7 +217,7 @@ class AdviceCall:
     """A checked advice request: what to run and how to answer it."""
 
     kind: str
-    request: WhistRequest | BidRequest | EnumerationRequest
+    request: WhistRequest | BidRequest | EnumerationRequest | PlayRequest
     layouts: int
     mode: str
     seconds: float | None
@@ -228,6 +229,8 @@ class AdviceCall:
             return whist_json(advise_whist(self.request, options))
         if isinstance(self.request, BidRequest):
             return bid_json(advise_bid(self.request, options))
+        if isinstance(self.request, PlayRequest):
+            return play_json(advise_play(self.request, options))
         return enumeration_json(enumerate_splits(self.request, options))
 
 
@@ -242,6 +245,24 @@ def _budget(body: dict[str, Any], kind: str) -> tuple[int, str, float | None, in
         raise RequestError(f"field 'seconds' must be a positive number of seconds, got {seconds!r}")
     seed = _int(body, "seed", 0, 0, 2**63 - 1)
     return layouts, mode, seconds, seed
+
+
+def _open_hands(body: dict[str, Any]) -> dict[int, str]:
+    """``--open SEAT=HAND``: an object of seat to hand, ``{"1": "AQ7.K98.KT.QJ"}``."""
+    value = body.get("open", {})
+    if not isinstance(value, dict) or len(value) > 2:
+        raise RequestError(f"field 'open' must be an object of at most 2 seats to hands, got {value!r}")
+    return {_seat({"open": seat}, "open"): _text({"hand": hand}, "hand", required=True)  # type: ignore[misc]
+            for seat, hand in value.items()}
+
+
+def _seats(body: dict[str, Any], name: str) -> list[int] | None:
+    value = body.get(name)
+    if value is None:
+        return None
+    if not isinstance(value, list) or len(value) > 2:
+        raise RequestError(f"field '{name}' must be a list of at most 2 seats, got {value!r}")
+    return [_seat({name: seat}, name) for seat in value]  # type: ignore[misc]
 
 
 def _contracts_text(body: dict[str, Any], name: str) -> str | None:
@@ -259,7 +280,7 @@ def advice_call(kind: str, body: Any) -> AdviceCall:
     common = dict(convention=_text(body, "convention") or "sochi", options=_options(body),
                   prior_tricks=_tricks(body, "prior_tricks"), four_players=_flag(body, "four_players"))
     hand = _text(body, "hand", required=True)
-    request: WhistRequest | BidRequest | EnumerationRequest
+    request: WhistRequest | BidRequest | EnumerationRequest | PlayRequest
     if kind == "whist":
         request = whist_request(
             hand, _text(body, "talon", required=True), _text(body, "contract", required=True),
@@ -277,6 +298,13 @@ def advice_call(kind: str, body: Any) -> AdviceCall:
         request = enumeration_request(hand, _seat(body, "declarer", required=True), contracts,
                                       discard=_text(body, "discard"), defenders=_text(body, "defenders"),
                                       defence=_text(body, "defence") or "whist", **common)
+    elif kind == "play":
+        request = play_request(
+            hand, _text(body, "contract", required=True), _seat(body, "declarer", required=True),
+            _seat(body, "seat", required=True), played=_played(body), talon=_text(body, "talon"),
+            discard=_text(body, "discard"), open_hands=_open_hands(body), unseen=_text(body, "unseen"),
+            whisters=_seats(body, "whisters"), returned=_flag(body, "returned"),
+            leader=_seat(body, "leader") or 0, **common)
     else:
         raise RequestError(f"unknown advice call {kind!r}")
     return AdviceCall(kind, request, *_budget(body, kind))

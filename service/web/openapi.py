@@ -24,6 +24,8 @@ _CALLS: dict[str, tuple[str, list[str]]] = {
     "bid": ("`prefdd bid --json`: every contract's chance and expected value.", ["hand", "seat"]),
     "enumerate": ("`prefdd enumerate --json`: every split of the defenders' cards.",
                   ["hand", "declarer", "contract"]),
+    "play": ("`prefdd play --json`: each legal card's expected tricks and whists over the hidden cards.",
+             ["hand", "contract", "declarer", "seat"]),
     "score": ("`prefdd score`: one scoring request object (`convention`, `kind`, `input`).",
               ["convention", "kind", "input"]),
 }

@@ -16,6 +16,7 @@ import uvicorn
 
 from ..advice_runs import AdviceRuns
 from ..pool import SolverPool
+from ..score_workers import ScoreWorkers
 from .app import WebConfig, create_app
 
 __all__ = ["HttpServer", "start_http"]
@@ -38,8 +39,8 @@ class HttpServer:
         self.thread.join(timeout)
 
 
-def start_http(pool: SolverPool, advice: AdviceRuns, host: str, port: int, config: WebConfig = WebConfig(),
-               keep_alive: float = 30.0) -> HttpServer:
+def start_http(pool: SolverPool, advice: AdviceRuns, scoring: ScoreWorkers, host: str, port: int,
+               config: WebConfig = WebConfig(), keep_alive: float = 30.0) -> HttpServer:
     """Bind ``host:port`` (0: a free port) and serve on a thread; raises OSError
     if the address cannot be had."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -55,7 +56,7 @@ def start_http(pool: SolverPool, advice: AdviceRuns, host: str, port: int, confi
         raise OSError(f"cannot listen on {host}:{port} (HTTP): {error.strerror}") from None
     sock.listen(128)
     bound = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(pool, advice, config), log_config=None, access_log=False,
+    server = uvicorn.Server(uvicorn.Config(create_app(pool, advice, scoring, config), log_config=None, access_log=False,
                                            lifespan="off", timeout_keep_alive=int(keep_alive),
                                            limit_concurrency=config.max_concurrent * 2))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name="prefdd-http", daemon=True)

@@ -45,10 +45,10 @@ from typing import Hashable, Sequence
 
 from ..analysis import BIDDING_ORDER, allpass_line, best_discard, deal_after_discard
 from ..engine import Solver
-from ..notation import Contract, ContractKind, Deal, Hand, NotationError, parse_seat
+from ..notation import Contract, ContractKind, Deal, Hand, NotationError, NotationTypeError, parse_seat
 from ..position import Position
 from ..scoring import SOCHI, Convention
-from .errors import AdviceError
+from .errors import AdviceError, AdviceTypeError, require_type
 from .layouts import LayoutSpace
 from .parallel import LayoutRun, RunOptions, RunStats, run_layouts
 from .play import OutcomeKey, discard_classes, made, split_tricks
@@ -75,11 +75,15 @@ def parse_contracts(text: str | Sequence[Contract | str] | None) -> tuple[Contra
     """Contracts from ``all``, ``6s,7s,misere`` or a list, in bidding order."""
     if text is None or text == "all":
         return BIDDING_ORDER
+    if isinstance(text, (bytes, dict)) or not (isinstance(text, str) or hasattr(text, "__iter__")):
+        raise AdviceTypeError(f"contracts must be 'all', text like '6s,7s' or a list of contracts, got {text!r:.60}")
     items = text.split(",") if isinstance(text, str) else list(text)
     chosen = set()
     for item in items:
         try:
-            contract = item if isinstance(item, Contract) else Contract.parse(item.strip())
+            contract = Contract.coerce(item.strip() if isinstance(item, str) else item, "contracts item")
+        except NotationTypeError:
+            raise
         except NotationError as error:
             raise AdviceError(str(error)) from None
         if contract.kind is ContractKind.ALLPASS:
@@ -291,7 +295,8 @@ def _mean(value: Estimate) -> float:
 
 def advise_bid(request: BidRequest, options: RunOptions | None = None) -> BidAdvice:
     """Every contract's chance and expected value over the hidden layouts."""
-    options = options or RunOptions()
+    require_type(request, BidRequest, "request")
+    options = RunOptions.given(options)
     if request.after_talon:
         advice = _advise_after_talon(request, options)
     else:
@@ -370,7 +375,7 @@ def _advise_before_talon(request: BidRequest, options: RunOptions) -> BidAdvice:
             key.append(("allpass", line.tricks, line.unclaimed))
         return {tuple(key): 1}
 
-    run = _finished(run_layouts(space, evaluate, options))
+    run = run_layouts(space, evaluate, options).finished()
     reader = _Reader(request, run)
     contracts = tuple(reader.advice(c, kinds.index(contract_kind(c)), None) for c in request.contracts)
     slot_of = lambda advice: kinds.index(contract_kind(advice.contract))  # noqa: E731
@@ -440,7 +445,7 @@ def _advise_after_talon(request: BidRequest, options: RunOptions) -> BidAdvice:
                 key.append(_outcome(request, position, solver, None))
         return {tuple(key): 1}
 
-    run = _finished(run_layouts(space, evaluate, options))
+    run = run_layouts(space, evaluate, options).finished()
     reader = _Reader(request, run)
 
     def slot(discard_index: int, contract: Contract) -> int:
@@ -460,12 +465,6 @@ def _advise_after_talon(request: BidRequest, options: RunOptions) -> BidAdvice:
     notes = (f"{len(discards)} distinct discards of the 12 cards tried on the same layouts",) + _tie_note(ties)
     return _without_pass(BidAdvice(request, contracts, best, sure, advantage, tuple(every_discard[best.contract]),
                                    run.stats, notes))
-
-
-def _finished(run: LayoutRun) -> LayoutRun:
-    if run.stats.layouts == 0:
-        raise AdviceError(f"the run was {run.stats.stopped} before any layout was finished")
-    return run
 
 
 def _rank(reader: _Reader, contracts: tuple[ContractAdvice, ...], slot_of) -> tuple[

@@ -11,7 +11,9 @@ Common: ``--convention sochi|leningrad|rostov``, ``--option KEY=VALUE``
 same answer); whist and bid also ``--layouts N`` (budget) and
 ``--exact``/``--sample``.
 A progress bar goes to standard error when it is a terminal; Ctrl-C stops a
-run and prints the estimate so far.
+run, prints the estimate so far and exits with status 130. A run stopped
+(``--seconds`` or Ctrl-C) before its first layout was finished prints no
+estimate: standard error says so.
 """
 from __future__ import annotations
 
@@ -22,7 +24,7 @@ import sys
 import threading
 from contextlib import contextmanager
 from dataclasses import replace
-from typing import Any, Iterator
+from typing import IO, Any, Callable, Iterator
 
 from .. import cli_args
 from ..notation import SEAT_NAMES
@@ -39,7 +41,10 @@ from .whist import WhistAdvice, WhistOption, advise_whist, whist_request
 from ..report import LANGUAGES, write_report
 from ..report.html import bid_html, whist_html
 
-__all__ = ["register"]
+__all__ = ["register", "EXIT_INTERRUPTED"]
+
+EXIT_INTERRUPTED = 130
+"""The status of a command stopped by Ctrl-C (128 + SIGINT), as the shells give."""
 
 
 def _tricks(text: str) -> tuple[int, int, int]:
@@ -80,7 +85,8 @@ def _add_common(parser: argparse.ArgumentParser, layouts: int | None) -> None:
     parser.add_argument("--seconds", type=cli_args.positive_seconds,
                         help="stop after this many seconds with the estimate so far")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    parser.add_argument("--workers", type=cli_args.positive_int, help="solver threads (default: every core)")
+    parser.add_argument("--workers", type=cli_args.workers,
+                        help=f"solver threads (default: every core; at most {cli_args.max_workers()})")
     parser.add_argument("--dask", metavar="ADDRESS", type=cli_args.dask_address,
                         help="run on a Dask cluster: its scheduler's host:port, or local:N for N local worker "
                              "processes (the same answer; --workers does not apply; needs the dask extra)")
@@ -117,6 +123,32 @@ def _run_options(args: argparse.Namespace) -> Iterator[RunOptions]:
             signal.signal(signal.SIGINT, previous)
         if bar is not None:
             bar.close()
+
+
+def _run(args: argparse.Namespace, out: IO[str], work: Callable[[RunOptions], Any],
+         to_json: Callable[[Any], dict], to_text: Callable[[Any], str],
+         html: Callable[[Any], None] | None = None) -> int:
+    """Run one advice under Ctrl-C and print it (``html``: also write the
+    report). After Ctrl-C the estimate
+    so far is printed (or, when no layout was finished, a line saying so on
+    standard error) and the status is 130, as for any command stopped by
+    SIGINT."""
+    with _run_options(args) as options:
+        try:
+            result = work(options)
+        except AdviceError as error:
+            if not _interrupted(options):
+                raise
+            print(f"prefdd: interrupted: {error}", file=sys.stderr)
+            return EXIT_INTERRUPTED
+    if html is not None:
+        html(result)
+    out.write((json.dumps(to_json(result), ensure_ascii=False) if args.json else to_text(result)) + "\n")
+    return EXIT_INTERRUPTED if _interrupted(options) else 0
+
+
+def _interrupted(options: RunOptions) -> bool:
+    return options.cancel is not None and options.cancel.is_set()
 
 
 def _cards(hand) -> str:
@@ -289,13 +321,13 @@ def run_whist(args: argparse.Namespace) -> int:
                             prior_tricks=args.prior_tricks, discard_model=args.discard_model,
                             auction=_auction(args), split=args.split, four_players=args.four_players,
                             single_dummy=args.single_dummy)
-    with _run_options(args) as options:
-        advice = advise_whist(request, options)
-    if args.html:
+
+    def html(advice: WhistAdvice) -> None:
         write_report(args.html, whist_html(whist_json(advice), hand=str(request.hand), talon=str(request.talon),
                                            lang=args.lang))
-    out.write((json.dumps(whist_json(advice), ensure_ascii=False) if args.json else format_whist(advice)) + "\n")
-    return 0
+
+    return _run(args, out, lambda options: advise_whist(request, options), whist_json, format_whist,
+                html if args.html else None)
 
 
 def run_bid(args: argparse.Namespace) -> int:
@@ -304,12 +336,8 @@ def run_bid(args: argparse.Namespace) -> int:
                           options=_options(args.option), contracts=args.contracts, defence=args.defence,
                           unseen=args.unseen, prior_tricks=args.prior_tricks, four_players=args.four_players,
                           value_pass=not args.no_pass, single_dummy=args.single_dummy)
-    with _run_options(args) as options:
-        advice = advise_bid(request, options)
-    if args.html:
-        write_report(args.html, bid_html(bid_json(advice), lang=args.lang))
-    out.write((json.dumps(bid_json(advice), ensure_ascii=False) if args.json else format_bid(advice)) + "\n")
-    return 0
+    html = (lambda advice: write_report(args.html, bid_html(bid_json(advice), lang=args.lang))) if args.html else None
+    return _run(args, out, lambda options: advise_bid(request, options), bid_json, format_bid, html)
 
 
 def run_enumerate(args: argparse.Namespace) -> int:
@@ -318,11 +346,8 @@ def run_enumerate(args: argparse.Namespace) -> int:
                                   defenders=args.defenders, convention=args.convention,
                                   options=_options(args.option), defence=args.defence,
                                   prior_tricks=args.prior_tricks, four_players=args.four_players)
-    with _run_options(args) as options:
-        result = enumerate_splits(request, options)
-    out.write((json.dumps(enumeration_json(result), ensure_ascii=False) if args.json
-               else format_enumeration(result)) + "\n")
-    return 0
+    return _run(args, out, lambda options: enumerate_splits(request, options), enumeration_json,
+                format_enumeration)
 
 
 def register(subparsers: Any) -> None:

@@ -28,7 +28,7 @@ from ..notation import Contract, ContractKind, Hand, NotationError, parse_seat
 from ..position import Position
 from ..scoring import SOCHI, Convention
 from .bid import contract_kind, parse_contracts
-from .errors import AdviceError
+from .errors import AdviceError, require_type
 from .layouts import LayoutSpace
 from .native import StartSolver
 from .parallel import RunOptions, RunStats, run_layouts
@@ -168,7 +168,8 @@ def _template(request: EnumerationRequest, kind: Contract, size: int) -> Positio
 def enumerate_splits(request: EnumerationRequest, options: RunOptions | None = None) -> Enumeration:
     """Solve every split of the defenders' cards (``options.mode`` is forced
     to ``exact``; its seconds and cancel still apply)."""
-    base = options or RunOptions()
+    require_type(request, EnumerationRequest, "request")
+    base = RunOptions.given(options)
     options = replace(base, mode="exact", table_mib=max(base.table_mib, ENUMERATION_TABLE_MIB))
     size = len(request.hand)
     space = LayoutSpace(request.defenders, (size, size), (Hand(0), Hand(0)))
@@ -197,7 +198,7 @@ def enumerate_splits(request: EnumerationRequest, options: RunOptions | None = N
                 key.append((prior[request.declarer] + start.solve(parts[0], parts[1]), None))
         return {tuple(key): 1}
 
-    run = run_layouts(space, evaluate, options, masks=True)  # type: ignore[arg-type]
+    run = run_layouts(space, evaluate, options, masks=True).finished()  # type: ignore[arg-type]
     merged = merge_units(run.units)
     results = []
     for contract in request.contracts:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..notation import Card, Hand, NotationError, parse_cards
+from ..notation import Card, Hand, NotationError, NotationTypeError, parse_cards
 from ..scoring import Convention, Decision, get_convention
-from .errors import AdviceError
+from .errors import AdviceError, AdviceTypeError
 from .play import DiscardModel
 
 __all__ = ["FULL_DECK", "parse_hand", "parse_played", "parse_decision", "parse_convention",
@@ -16,10 +16,10 @@ FULL_DECK = Hand((1 << 32) - 1)
 
 
 def parse_hand(value: Hand | str, what: str) -> Hand:
-    if isinstance(value, Hand):
-        return value
     try:
-        return Hand.parse(value)
+        return Hand.coerce(value, what)
+    except NotationTypeError:
+        raise
     except NotationError as error:
         raise AdviceError(f"{what}: {error}") from None
 
@@ -27,12 +27,16 @@ def parse_hand(value: Hand | str, what: str) -> Hand:
 def parse_played(value: Sequence[Card | str] | str) -> tuple[Card, ...]:
     if isinstance(value, str):
         return tuple(parse_cards(value))
-    return tuple(card if isinstance(card, Card) else Card.parse(card) for card in value)
+    if isinstance(value, (bytes, dict)) or not hasattr(value, "__iter__"):
+        raise NotationTypeError(f"played must be card text or a sequence of cards, got {value!r:.60}")
+    return tuple(Card.coerce(card, "played card") for card in value)
 
 
 def parse_decision(value: Decision | str | None) -> Decision | None:
     if value is None or isinstance(value, Decision):
         return value
+    if not isinstance(value, str):
+        raise AdviceTypeError(f"the other defender's decision must be a Decision, text or None, got {value!r:.60}")
     found = Decision.from_text(value)
     if found is None:
         raise AdviceError(f"the other defender's decision must be pass, whist or half_whist "

@@ -9,6 +9,7 @@ from typing import Any
 from ..notation import Hand
 from .bid import BidAdvice, ContractAdvice
 from .enumeration import Enumeration
+from .errors import require_type
 from .optimism import Optimism, PairedFigure
 from .parallel import RunStats
 from .stats import Estimate
@@ -71,6 +72,7 @@ def optimism_json(optimism: Optimism | None) -> dict[str, Any] | None:
 
 
 def whist_json(advice: WhistAdvice) -> dict[str, Any]:
+    require_type(advice, WhistAdvice, "advice")
     r = advice.request
     return {
         "contract": str(r.contract),
@@ -108,6 +110,7 @@ def _contract_json(advice: ContractAdvice) -> dict[str, Any]:
 
 
 def bid_json(advice: BidAdvice) -> dict[str, Any]:
+    require_type(advice, BidAdvice, "advice")
     r = advice.request
     return {
         "hand": str(r.hand),
@@ -134,6 +137,7 @@ def bid_json(advice: BidAdvice) -> dict[str, Any]:
 
 
 def enumeration_json(result: Enumeration) -> dict[str, Any]:
+    require_type(result, Enumeration, "result")
     r = result.request
     return {
         "hand": str(r.hand),

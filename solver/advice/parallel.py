@@ -36,14 +36,14 @@ from typing import Callable, Hashable, Optional, Protocol, Sequence
 
 from ..engine import SearchStopped, Solver
 from ..notation import Hand
-from .errors import AdviceError
+from .errors import AdviceError, AdviceTypeError
 from .layouts import LayoutSpace
 from .progress import Progress
 from .stats import Estimate, Number, Unit, collapse, estimate_collapsed
 
 __all__ = ["RunOptions", "RunStats", "LayoutRun", "LayoutEvaluator", "LayoutExecutor", "TaskResult", "StopRun",
-           "run_layouts", "default_workers", "exact_chunks", "sample_limit", "sample_task", "chunk_task",
-           "sample_run", "exact_run"]
+           "run_layouts", "default_workers", "max_workers", "WORKERS_PER_CORE", "exact_chunks", "sample_limit",
+           "sample_task", "chunk_task", "sample_run", "exact_run"]
 
 LayoutEvaluator = Callable[[tuple[Hand, ...], Solver], Optional[dict[Hashable, Number]]]
 """Evaluates one layout with the worker's solver: its outcome histogram
@@ -58,6 +58,16 @@ MAX_ENUMERATION = 5_000_000
 """Most layouts an exact run lists (they are held in memory)."""
 REJECTION_LIMIT = 20
 """Sampling gives up after this many tries per layout wanted."""
+
+
+WORKERS_PER_CORE = 4
+"""Most solver threads per core: each has its own table (16 MiB or more),
+and the search is CPU-bound, so more threads than cores only add memory."""
+
+
+def max_workers() -> int:
+    """The most worker threads a run (or ``prefdd batch``) may start."""
+    return WORKERS_PER_CORE * default_workers()
 
 
 def default_workers() -> int:
@@ -94,15 +104,34 @@ class RunOptions:
     def __post_init__(self) -> None:
         if isinstance(self.layouts, bool) or not isinstance(self.layouts, int) or self.layouts < 1:
             raise AdviceError(f"the layout budget must be a whole number of at least 1, got {self.layouts!r}")
-        if self.seconds is not None and not (isinstance(self.seconds, (int, float)) and self.seconds > 0):
+        if self.seconds is not None and (isinstance(self.seconds, bool) or not isinstance(self.seconds, (int, float))
+                                         or not 0 < self.seconds < float("inf")):
             raise AdviceError(f"the time budget must be a positive number of seconds, got {self.seconds!r}")
         if isinstance(self.seed, bool) or not isinstance(self.seed, int):
             raise AdviceError(f"the seed must be a whole number, got {self.seed!r}")
         if self.workers is not None and (isinstance(self.workers, bool) or not isinstance(self.workers, int)
-                                         or self.workers < 1):
-            raise AdviceError(f"workers must be a whole number of at least 1, got {self.workers!r}")
-        if self.mode not in MODES:
-            raise AdviceError(f"mode must be one of {', '.join(MODES)}, got {self.mode!r}")
+                                         or not 1 <= self.workers <= max_workers()):
+            raise AdviceError(f"workers must be a whole number from 1 to {max_workers()} "
+                              f"({WORKERS_PER_CORE} per core), got {self.workers!r:.60}")
+        if not isinstance(self.mode, str) or self.mode not in MODES:
+            raise AdviceError(f"mode must be one of {', '.join(MODES)}, got {self.mode!r:.60}")
+        if isinstance(self.table_mib, bool) or not isinstance(self.table_mib, int) or not 1 <= self.table_mib <= 4096:
+            raise AdviceError(f"table_mib must be a whole number from 1 to 4096, got {self.table_mib!r:.60}")
+        if self.cancel is not None and not callable(getattr(self.cancel, "is_set", None)):
+            raise AdviceTypeError(f"cancel must be a threading.Event or None, got {self.cancel!r:.60}")
+        if self.progress is not None and not callable(self.progress):
+            raise AdviceTypeError(f"progress must be a callable or None, got {self.progress!r:.60}")
+
+    @classmethod
+    def given(cls, options: RunOptions | None) -> RunOptions:
+        """The ``options`` argument of the advisors: RunOptions, or None for
+        the defaults."""
+        if options is None:
+            return cls()
+        if not isinstance(options, RunOptions):
+            raise AdviceTypeError(f"options must be RunOptions or None, got {type(options).__name__} "
+                                  f"{options!r:.60}")
+        return options
 
     @property
     def thread_count(self) -> int:
@@ -128,6 +157,9 @@ class RunStats:
     seed: int
 
 
+_STOPPED_WHY = {"seconds": "stopped by its time budget", "cancelled": "cancelled"}
+
+
 @dataclass(frozen=True)
 class LayoutRun:
     """The units a run produced (see :mod:`solver.advice.stats`) and its stats."""
@@ -140,6 +172,15 @@ class LayoutRun:
     def collapsed(self) -> list[tuple[Unit, int]]:
         """The units collapsed once (an advice estimates tens of options)."""
         return collapse(self.units)
+
+    def finished(self) -> LayoutRun:
+        """This run, unless it was stopped (time budget, cancel) before its
+        first layout was finished: then an AdviceError saying so (an
+        estimate of nothing would be NaN)."""
+        if self.stats.layouts == 0 and self.stats.stopped != "done":
+            raise AdviceError(f"the run was {_STOPPED_WHY.get(self.stats.stopped, self.stats.stopped)} before "
+                              "any layout was finished: no estimate (give it more time)")
+        return self
 
     def estimate(self, f: Callable[[Hashable], Number]) -> Estimate:
         """The estimate of ``f`` over the run's units, exact when the run

@@ -65,7 +65,7 @@ from typing import Callable, Hashable
 from ..engine import Solver
 from ..notation import Hand
 from ..scoring import Decision
-from .errors import AdviceError
+from .errors import AdviceError, require_type
 from .parallel import LayoutRun, RunOptions, RunStats, run_layouts
 from .optimism import Optimism, measure_optimism
 from .play import ContractPlay, auction_text, made
@@ -249,7 +249,8 @@ def _mean(value: Estimate) -> float:
 
 def advise_whist(request: WhistRequest, options: RunOptions | None = None) -> WhistAdvice:
     """Whist or pass: every option's expected value over the hidden layouts."""
-    options = options or RunOptions()
+    require_type(request, WhistRequest, "request")
+    options = RunOptions.given(options)
     tree = _decision_tree(request)
     leaves = {leaf for node in tree for leaf in node.leaves()}
     play = ContractPlay(request.contract, request.declarer, request.leader, request.played,
@@ -296,9 +297,7 @@ def whist_advice_from_run(request: WhistRequest, run: LayoutRun) -> WhistAdvice:
     """The advice from a finished run's outcome units (keys of
     :mod:`solver.advice.play`): the scoring half of :func:`advise_whist`."""
     tree = _decision_tree(request)
-    if run.stats.layouts == 0:
-        if run.stats.stopped != "done":
-            raise AdviceError(f"the run was {run.stats.stopped} before any layout was finished")
+    if run.finished().stats.layouts == 0:
         raise AdviceError("no layout of the hidden cards fits what is known (cards played, auction model: "
                           f"{auction_text(request.auction_played)}); loosen the model or switch it off "
                           "(auction=None, --no-auction, AUCTION_MODEL_NONE)")

@@ -9,7 +9,7 @@ from typing import Sequence
 
 from ..notation import Card, Contract, ContractKind, Hand, NotationError, parse_seat
 from ..scoring import SOCHI, Convention, Decision
-from .errors import AdviceError
+from .errors import AdviceError, require_type
 from .inputs import (FULL_DECK, card_names, check_prior, check_seat, parse_convention, parse_decision,
                      parse_discard_model, parse_hand, parse_played)
 from .layouts import LayoutSpace
@@ -232,6 +232,7 @@ def _seats_of_played(r: WhistRequest) -> list[int]:
 
 def layout_space(r: WhistRequest) -> LayoutSpace:
     """The declarer's hand (before the talon) and the other defender's."""
+    require_type(r, WhistRequest, "request")
     seats = _seats_of_played(r)
     declarer_known = Hand.from_cards(c for c, s in zip(r.played, seats) if s == r.declarer and c not in r.talon)
     other_known = Hand.from_cards(c for c, s in zip(r.played, seats) if s == r.other)

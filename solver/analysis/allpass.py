@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..api import thread_solver
+from ..api import given_solver
 from ..engine import Solver
 from ..notation import Card, Contract, ContractKind, Deal
 from ..position import Position
@@ -63,7 +63,7 @@ def allpass_values(
     solver: Solver | None = None,
 ) -> AllPassValues:
     position = _position(source, talon_leads, four_players)
-    solver = solver or thread_solver()
+    solver = given_solver(solver)
     values = tuple(solver.solve(position.for_player(p)) for p in range(3))
     return AllPassValues((values[0], values[1], values[2]))
 
@@ -90,7 +90,7 @@ def allpass_line(
     solver: Solver | None = None,
 ) -> AllPassLine:
     position = _position(source, talon_leads, four_players)
-    solver = solver or thread_solver()
+    solver = given_solver(solver)
     found = maxn_search(solver, position)
     tricks_played, end = group_tricks(position, found.line)
     totals = tuple(t + taken for t, taken in zip(found.tricks, position.tricks_taken))

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..api import thread_solver
+from ..api import given_solver
 from ..engine import Solver
 from ..notation import Card, Contract, ContractKind, Deal, Hand
 from ..position import PositionError
@@ -44,14 +44,15 @@ class AnalysisError(ValueError):
 
 
 def _deal(deal: Deal | str) -> Deal:
-    return Deal.parse(deal) if isinstance(deal, str) else deal
+    return Deal.coerce(deal)
 
 
 def _contract(contract: Contract | str) -> Contract:
-    return Contract.parse(contract) if isinstance(contract, str) else contract
+    return Contract.coerce(contract)
 
 
-def _seat(value: int, what: str) -> int:
+def seat(value: int, what: str) -> int:
+    """A seat argument 0-2, or an AnalysisError naming it."""
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 2:
         raise AnalysisError(f"{what} must be a seat 0, 1 or 2, got {value!r}")
     return value
@@ -61,12 +62,14 @@ def declarer_pool(deal: Deal, declarer: int) -> Hand:
     """The declarer's cards before his discard: his hand and the talon."""
     if deal.talon is None:
         raise AnalysisError("a discard needs the talon: give the deal as three hands and the talon")
-    return deal.hands[_seat(declarer, "declarer")] | deal.talon
+    return deal.hands[seat(declarer, "declarer")] | deal.talon
 
 
 def deal_after_discard(deal: Deal, declarer: int, discard: Hand) -> Deal:
     """The hands as played: the declarer holds his hand and the talon less
     the discard; the two discarded cards are out of play (no talon)."""
+    deal = Deal.coerce(deal)
+    discard = Hand.coerce(discard, "discard")
     pool = declarer_pool(deal, declarer)
     if len(discard) != 2:
         raise AnalysisError(f"a discard is 2 cards, got {len(discard)} ({discard.pretty()})")
@@ -81,7 +84,7 @@ def deal_after_discard(deal: Deal, declarer: int, discard: Hand) -> Deal:
 
 def discard_text(discard: Hand) -> str:
     """``AsKs``: the two cards, canonical, in canonical order."""
-    return "".join(str(card) for card in discard.cards())
+    return "".join(str(card) for card in Hand.coerce(discard, "discard").cards())
 
 
 def discard_order(discard: Hand) -> tuple[tuple[int, int], ...]:
@@ -133,14 +136,14 @@ def best_discard(
     of one equivalence class (faster: no tie needs proving)."""
     deal = _deal(deal)
     contract = _contract(contract)
-    _seat(declarer, "declarer")
-    _seat(leader, "leader")
+    seat(declarer, "declarer")
+    seat(leader, "leader")
     if contract.kind is ContractKind.ALLPASS:
         raise AnalysisError("all-pass has no declarer and no discard; ask for a trick contract or misère")
     pool = declarer_pool(deal, declarer)
     if len(pool) < 3:
         raise AnalysisError("the deal has no cards to play after the discard")
-    solver = solver or thread_solver()
+    solver = given_solver(solver)
     try:
         found = best_discard_search(solver, deal.hands, pool, declarer, contract, leader, all_discards)
     except PositionError as error:

@@ -21,11 +21,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from ..api import thread_solver
-from ..engine import Solver
-from ..notation import Card, Contract, ContractKind, Deal, Hand, NotationError, parse_cards
+from ..api import given_solver
+from ..engine import Solver, check_position
+from ..notation import Card, Contract, ContractKind, Deal, Hand, NotationError, NotationTypeError, parse_cards
 from ..position import Position, PositionError
-from .discard import AnalysisError, best_discard, deal_after_discard
+from .discard import AnalysisError, best_discard, deal_after_discard, seat
 from .lines import LineTrick, group_tricks
 
 __all__ = ["BestLine", "CardStep", "PlayAnalysis", "analyze_play", "best_line", "wants_more"]
@@ -54,7 +54,8 @@ class BestLine:
 def best_line(position: Position, solver: Solver | None = None) -> BestLine:
     """The principal variation from ``position``: every card optimal for its
     player (ties to the lowest card index), grouped into tricks."""
-    solver = solver or thread_solver()
+    check_position(position)
+    solver = given_solver(solver)
     if position.is_over:
         return BestLine(position.declarer_tricks, (), ())
     value = solver.solve(position)
@@ -112,7 +113,9 @@ def _played(played: Iterable[Card | str] | str) -> list[Card]:
             return parse_cards(played)
         except NotationError as error:
             raise AnalysisError(f"played cards: {error}") from None
-    return [Card.parse(c) if isinstance(c, str) else c for c in played]
+    if isinstance(played, (bytes, dict)) or not hasattr(played, "__iter__"):
+        raise NotationTypeError(f"played must be card text or a sequence of cards, got {played!r:.60}")
+    return [Card.coerce(c, "played card") for c in played]
 
 
 def _hands_as_played(deal: Deal, declarer: int, contract: Contract, discard: Hand | str | None,
@@ -127,8 +130,8 @@ def _hands_as_played(deal: Deal, declarer: int, contract: Contract, discard: Han
         return deal, None
     if discard is None:
         discard = _best_discard_keeping(deal, declarer, contract, leader, solver, played)
-    elif isinstance(discard, str):
-        discard = Hand.parse(discard)
+    else:
+        discard = Hand.coerce(discard, "discard")
     return deal_after_discard(deal, declarer, discard), discard
 
 
@@ -192,9 +195,10 @@ def analyze_play(
     the best line from the end of the cards played. For all-pass,
     ``declarer`` is only the seat whose tricks the starting value counts, and
     the line is left to :func:`~solver.analysis.allpass.allpass_line`."""
-    deal = Deal.parse(deal) if isinstance(deal, str) else deal
-    contract = Contract.parse(contract) if isinstance(contract, str) else contract
-    solver = solver or thread_solver()
+    deal = Deal.coerce(deal)
+    contract = Contract.coerce(contract)
+    seat(declarer, "declarer")
+    solver = given_solver(solver)
     cards = _played(played)
     hands, discard_hand = _hands_as_played(deal, declarer, contract, discard, leader, solver, cards)
     position = _start(hands, declarer, contract, leader, talon_leads, four_players)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..api import thread_solver
+from ..api import given_solver
 from ..engine import Solver
 from ..notation import NO_TRUMP, Contract, ContractKind, Deal, Hand
 from .discard import AnalysisError, best_discard
@@ -90,10 +90,10 @@ class DiscardTable:
 def discard_table(deal: Deal | str, *, leader: int = 0, solver: Solver | None = None) -> DiscardTable:
     """Every seat as the declarer taking the talon: best tricks per strain and
     misère with a best discard each, and the highest contract he could make."""
-    deal = Deal.parse(deal) if isinstance(deal, str) else deal
+    deal = Deal.coerce(deal)
     if deal.talon is None:
         raise AnalysisError("the deal's table needs the talon: give three hands and the talon")
-    solver = solver or thread_solver()
+    solver = given_solver(solver)
     rows = []
     for seat in range(3):
         bests = []

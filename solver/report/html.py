@@ -90,7 +90,8 @@ def analysis_html(answer: Mapping[str, Any], deal: Deal, *, lang: str = "en", pl
     context: dict[str, Any] = {"t": t, "lang": lang, "names": names, "diagram": Markup(diagram),
                                "answer": answer, "contract_text": lambda c: contract_text(c, lang),
                                "strains": ["♠", "♣", "♦", "♥", t["nt"]], "best": None,
-                               "convention": convention, "score_problem": score_problem}
+                               "convention": convention and _convention(convention, t),
+                               "score_problem": score_problem}
     pool = deal.hand_size + 2
     if "best_discard" in answer and play:
         found = answer["best_discard"]
@@ -104,6 +105,10 @@ def analysis_html(answer: Mapping[str, Any], deal: Deal, *, lang: str = "en", pl
     if play and play["steps"]:
         context["counted"] = t["counted_own"] if play["contract"] == "allpass" else t["counted_declarer"]
     return environment().get_template("analysis.html.j2").render(**context)
+
+
+def _convention(name: str, t: Mapping[str, Any]) -> str:
+    return t["conventions"].get(name, name)
 
 
 def _estimate(value: Mapping[str, Any]) -> tuple[float, float]:
@@ -136,7 +141,8 @@ def whist_html(data: Mapping[str, Any], *, hand: str, talon: str, lang: str = "e
         "t": t, "lang": lang, "data": data,
         "heading": t["whist_heading"].format(contract=contract_text(data["contract"], lang),
                                              declarer=names[data["declarer"]], seat=names[data["seat"]],
-                                             order=t[data["speaking_order"]], convention=data["convention"]),
+                                             order=t[data["speaking_order"]],
+                                             convention=_convention(data["convention"], t)),
         "hand": hand, "talon": talon, "actions": actions,
         "options_chart": Markup(estimate_chart_svg(options)),
         "tricks_chart": _tricks_chart(data["declarer_tricks"], t, _level(data["contract"])),
@@ -156,8 +162,9 @@ def bid_html(data: Mapping[str, Any], *, lang: str = "en") -> str:
         "t": t, "lang": lang, "data": data,
         "heading": t["bid_heading"].format(hand=hand.pretty(),
                                            what=t["after_talon"] if data["after_talon"] else t["before_talon"],
-                                           seat=names[data["seat"]], convention=data["convention"],
-                                           defence=data["defence"]),
+                                           seat=names[data["seat"]],
+                                           convention=_convention(data["convention"], t),
+                                           defence=t["defences"].get(data["defence"], data["defence"])),
         "contract_text": lambda c: contract_text(c, lang),
         "contracts_chart": Markup(estimate_chart_svg(rows)),
         "tricks_chart": _tricks_chart(best["tricks"], t, _level(best["contract"])),

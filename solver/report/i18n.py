@@ -79,6 +79,8 @@ _EN = {
     "contracts_chart": "Expected value of each contract (whists, ± one standard error)",
     "notes": "Notes",
     "actions": {"pass": "pass", "whist": "whist", "half_whist": "half-whist"},
+    "defences": {"whist": "one whists, one passes", "pass": "both pass", "both": "both whist"},
+    "conventions": {"sochi": "Sochi", "leningrad": "Leningrad", "rostov": "Rostov"},
 }
 
 _RU = {
@@ -150,6 +152,8 @@ _RU = {
     "contracts_chart": "Ожидание каждой игры (висты, ± одна стандартная ошибка)",
     "notes": "Заметки",
     "actions": {"pass": "пас", "whist": "вист", "half_whist": "полвиста"},
+    "defences": {"whist": "один вистует, другой пасует", "pass": "оба пасуют", "both": "оба вистуют"},
+    "conventions": {"sochi": "Сочи", "leningrad": "Ленинград", "rostov": "Ростов"},
 }
 
 _TABLES = {"en": _EN, "ru": _RU}

@@ -37,6 +37,7 @@ from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
 from .errors import ScoringError
+from .numbers import parse_number
 from .options import Convention, get_convention
 from .outcome import (
     AllPassOutcome,
@@ -69,16 +70,6 @@ _SUIT_SYMBOLS = {"♠": "s", "♣": "c", "♦": "d", "♥": "h"}
 
 
 # ---- numbers -------------------------------------------------------------------
-
-def parse_number(value: Any, what: str) -> Fraction:
-    """A JSON number or rational string ("40/3", "-7.5") as an exact Fraction."""
-    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-        raise ScoringError(f"{what}: expected a number, got {value!r}")
-    try:
-        return Fraction(str(value)) if not isinstance(value, int) else Fraction(value)
-    except (ValueError, ZeroDivisionError):
-        raise ScoringError(f"{what}: expected a number, got {value!r}") from None
-
 
 def number_json(value: Fraction) -> int | float | str:
     """A record amount as a JSON number (int or exact binary float), else a string."""

@@ -28,6 +28,7 @@ from fractions import Fraction
 from typing import Any, Mapping
 
 from .errors import ScoringError
+from .numbers import parse_number
 
 # Allowed values of the options that take one of a few words.
 CHOICES: dict[str, tuple[str, ...]] = {
@@ -166,12 +167,7 @@ def option_names() -> tuple[str, ...]:
 
 
 def _number(name: str, value: Any, zero_allowed: bool = True) -> Fraction:
-    if isinstance(value, bool) or not isinstance(value, (int, float, str, Fraction)):
-        raise ScoringError(f"option {name!r}: expected a number, got {value!r}")
-    try:
-        number = Fraction(str(value)) if isinstance(value, (float, str)) else Fraction(value)
-    except (ValueError, ZeroDivisionError):
-        raise ScoringError(f"option {name!r}: expected a number, got {value!r}") from None
+    number = parse_number(value, f"option {name!r}")
     if number < 0 or (number == 0 and not zero_allowed):
         raise ScoringError(f"option {name!r}: must be {'>= 0' if zero_allowed else '> 0'}, got {value!r}")
     return number

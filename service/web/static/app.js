@@ -156,6 +156,7 @@ function showStart() {
   const talon = parts[3] ? talonCards(parts[3]) : [];
   renderDiagram(parts.slice(0, 3), centre("talon", talon), null, new Set(), null);
   $("status").textContent = "Choose a contract in the table, or play all-pass.";
+  for (const id of ["undo", "redo", "show-line"]) $(id).disabled = true;
   for (const id of ["mistakes-panel", "score-panel", "line"]) $(id).hidden = true;
 }
 
@@ -250,6 +251,7 @@ async function refresh() {
   const label = position.talon_lead ? `talon lead ${cardLabel(position.talon_lead)}` : "trick";
   renderDiagram(position.hands, centre(label, trick), values, best, position.over ? null : position.to_move);
   $("status").textContent = statusText(position);
+  $("show-line").disabled = position.over;
   $("undo").disabled = !state.played.length;
   $("redo").disabled = !state.redo.length;
   await showMistakes();
@@ -439,7 +441,14 @@ async function adviseBid(event) {
 async function readRecordFile(event) {
   const file = event.target.files[0];
   if (!file) return;
-  $("deal-input").value = (await file.text()).trim();
+  const bytes = await file.arrayBuffer();
+  let text;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    text = new TextDecoder("windows-1251").decode(bytes);  // old .pts/.bts problem files
+  }
+  $("deal-input").value = text.trim();
   await analyzeDeal($("deal-input").value);
 }
 
