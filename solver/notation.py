@@ -910,6 +910,17 @@ class Contract:
             return self.strain
         return NO_TRUMP
 
+    def is_made(self, declarer_tricks: int) -> bool:
+        """Is the contract made when the declarer takes ``declarer_tricks``
+        tricks over the whole deal: at least the level, or none on a misère.
+        An all-pass has no declarer and nothing to make (NotationError)."""
+        if self.kind is ContractKind.MISERE:
+            return declarer_tricks == 0
+        if self.kind is ContractKind.ALLPASS:
+            raise NotationError("an all-pass has no declarer and no contract to make")
+        assert self.level is not None
+        return declarer_tricks >= self.level
+
     def __str__(self) -> str:
         if self.kind is ContractKind.MISERE:
             return "misere"

@@ -189,10 +189,7 @@ def tops(hand: Hand) -> int:
 
 def made(contract: Contract, declarer_tricks: int) -> bool:
     """Did the declarer make ``contract`` with these tricks (whole deal)?"""
-    if contract.kind is ContractKind.MISERE:
-        return declarer_tricks == 0
-    assert contract.level is not None
-    return declarer_tricks >= contract.level
+    return contract.is_made(declarer_tricks)
 
 
 def _winner(cards: Sequence[Card], leader: int, trump: int) -> int:

@@ -115,10 +115,7 @@ class BestDiscard:
     @property
     def made(self) -> bool:
         """Is the contract made with best play and the best discard?"""
-        if self.contract.kind is ContractKind.MISERE:
-            return self.value == 0
-        assert self.contract.level is not None
-        return self.value >= self.contract.level
+        return self.contract.is_made(self.value)
 
 
 def best_discard(
