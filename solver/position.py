@@ -27,6 +27,7 @@ from .notation import (
     Hand,
     NO_TRUMP,
     NotationError,
+    check_seat,
 )
 
 __all__ = ["PositionError", "PositionTypeError", "Position"]
@@ -41,12 +42,6 @@ class PositionTypeError(PositionError, TypeError):
     """An argument that is not a position (or a deal, contract, card where one
     is needed): both a TypeError and a PositionError, so callers that catch
     either get it."""
-
-
-def _seat(value: int, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 2:
-        raise PositionError(f"{what} must be a seat 0, 1 or 2, got {value!r}")
-    return value
 
 
 @dataclass(frozen=True)
@@ -89,8 +84,8 @@ class Position:
         suits and seat 0 plays first to them (``leader`` must then be 0)."""
         deal = Deal.coerce(deal)
         contract = Contract.coerce(contract)
-        _seat(declarer, "declarer")
-        _seat(leader, "leader")
+        check_seat(declarer, "declarer", PositionError)
+        check_seat(leader, "leader", PositionError)
         leads: tuple[Card, ...] = ()
         if contract.kind is ContractKind.ALLPASS and talon_leads and deal.talon is not None:
             if leader != 0:
@@ -215,4 +210,4 @@ class Position:
 
     def for_player(self, player: int) -> Position:
         """The same position with another seat's tricks counted (all-pass)."""
-        return replace(self, declarer=_seat(player, "player"))
+        return replace(self, declarer=check_seat(player, "player", PositionError))

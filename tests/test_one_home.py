@@ -7,7 +7,7 @@ from solver.advice.play import made
 from solver.analysis.cli import format_best_discard
 from solver.analysis.discard import BestDiscard
 from solver.cli import main
-from solver.notation import Contract, ContractKind, Hand, NotationError
+from solver.notation import Contract, ContractKind, Deal, Hand, NotationError, check_seat, seat_field
 from solver import solve
 
 DEAL = "AQ7.K98.KT.QJ K.AQ7.AQ7.T87 JT98.JT.98.A9 ..J.K"
@@ -45,3 +45,62 @@ def test_is_made_solve_command_agrees(text: str, capsys: pytest.CaptureFixture[s
     value = solve(DEAL, contract, 1)
     says_made = "made" in shown and "down" not in shown and "caught" not in shown
     assert says_made is contract.is_made(value)
+
+
+# ---- seats: notation.check_seat (arguments) and notation.seat_field (JSON fields)
+
+BAD_SEATS = [3, -1, True, 1.0, None, "1"]
+
+
+def _argument_checks():
+    from solver.advice.errors import AdviceError
+    from solver.advice.inputs import check_seat as advice_seat
+    from solver.analysis.discard import AnalysisError, seat as analysis_seat
+    from solver.position import Position, PositionError
+
+    deal = Deal.parse(DEAL)
+    yield PositionError, lambda v: Position.start(deal, "6s", v)
+    yield AnalysisError, lambda v: analysis_seat(v, "declarer")
+    yield AdviceError, lambda v: advice_seat(v, "declarer")
+
+
+@pytest.mark.parametrize("value", BAD_SEATS, ids=repr)
+def test_seat_arguments_one_check(value: object) -> None:
+    with pytest.raises(NotationError) as expected:
+        check_seat(value, "declarer")
+    for error, call in _argument_checks():
+        with pytest.raises(error) as raised:
+            call(value)
+        assert str(raised.value) == str(expected.value)
+    for good in (0, 1, 2):
+        assert check_seat(good, "declarer") == good
+        assert all(call(good) is not None for _, call in _argument_checks())
+
+
+@pytest.mark.parametrize("value", [3, -1, True, 1.5, "fourth", [1]], ids=repr)
+def test_seat_fields_one_check(value: object) -> None:
+    from service.errors import RequestError
+    from service.web.calls import _seat as web_seat
+    from solver.analysis.discard import AnalysisError
+    from solver.analysis.requests import evaluate_analysis
+    from solver.batch import BatchError, evaluate
+
+    request = {"deal": DEAL, "contract": "6s", "declarer": value}
+    with pytest.raises(NotationError) as expected:
+        seat_field(request, "declarer")
+    with pytest.raises(BatchError) as batch:
+        evaluate(request)
+    with pytest.raises(AnalysisError) as analysis:
+        evaluate_analysis({**request, "best_discard": True}, Deal.parse(DEAL), Contract.parse("6s"))
+    with pytest.raises(RequestError) as web:
+        web_seat(request, "declarer", required=True)
+    assert str(batch.value) == str(analysis.value) == str(web.value) == str(expected.value)
+    assert "declarer" in str(expected.value)
+
+
+def test_seat_field_missing_and_words() -> None:
+    with pytest.raises(NotationError, match="missing field 'leader'"):
+        seat_field({}, "leader")
+    assert seat_field({}, "leader", 0) == 0
+    assert seat_field({"leader": "second hand"}, "leader") == 1
+    assert seat_field({"leader": 2}, "leader") == 2

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from ..api import given_solver
 from ..engine import Solver
-from ..notation import Card, Contract, ContractKind, Deal, Hand
+from ..notation import Card, Contract, ContractKind, Deal, Hand, check_seat
 from ..position import PositionError
 from .native import best_discard_search
 
@@ -53,9 +53,7 @@ def _contract(contract: Contract | str) -> Contract:
 
 def seat(value: int, what: str) -> int:
     """A seat argument 0-2, or an AnalysisError naming it."""
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 2:
-        raise AnalysisError(f"{what} must be a seat 0, 1 or 2, got {value!r}")
-    return value
+    return check_seat(value, what, AnalysisError)
 
 
 def declarer_pool(deal: Deal, declarer: int) -> Hand:
