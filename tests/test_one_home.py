@@ -104,3 +104,63 @@ def test_seat_field_missing_and_words() -> None:
     assert seat_field({}, "leader", 0) == 0
     assert seat_field({"leader": "second hand"}, "leader") == 1
     assert seat_field({"leader": 2}, "leader") == 2
+
+
+# ---- the trick winner: solver.position.trick_winner
+
+def test_trick_winner_matches_brute_force() -> None:
+    import random
+
+    from brute_force import trick_winner as reference
+
+    from solver.notation import Card
+    from solver.position import trick_winner
+
+    rng = random.Random(18)
+    cards = [Card.from_index(i) for i in range(32)]
+    for _ in range(3000):
+        *trick, talon = rng.sample(cards, 4)
+        leader, trump = rng.randrange(3), rng.randrange(5)
+        lead = trick[0] if rng.random() < 0.5 else None
+        four = lead is None and rng.random() < 0.5
+        shown = None if lead is not None else talon
+        plays = tuple(((leader + i) % 3, (c.suit, c.rank)) for i, c in enumerate(trick))
+        expected = reference(plays, (lead or talon).suit, trump if trump < 4 else None,
+                             (talon.suit, talon.rank) if four else None)
+        assert trick_winner(trick, leader, trump, shown, four) == expected
+
+
+def test_line_tricks_is_the_played_line() -> None:
+    from solver.advice.play import line_tricks
+    from solver.analysis.lines import group_tricks
+    from solver.engine import Solver
+    from solver.position import Position
+
+    solver = Solver()
+    deal = Deal.parse(DEAL)
+    for text, declarer in (("6c", 1), ("7s", 0), ("misere", 2), ("8nt", 0)):
+        start = Position.start(deal, text, declarer)
+        for after in (start, start.play(start.legal_cards()[0])):
+            line = solver.best_line(after)
+            tricks, end = group_tricks(after, line)
+            assert line_tricks(after, line) == end.tricks_taken
+            counted = list(after.tricks_taken)
+            for trick in tricks:
+                if trick.winner is not None:
+                    counted[trick.winner] += 1
+            assert tuple(counted) == end.tricks_taken
+
+
+def test_trick_winner_has_one_home() -> None:
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    found = []
+    for path in sorted([*(root / "solver").rglob("*.py"), *(root / "service").rglob("*.py")]):
+        if "_proto" in path.parts:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and "winner" in node.name:
+                found.append(f"{path.relative_to(root)}:{node.name}")
+    assert found == ["solver/position.py:trick_winner", "solver/position.py:_trick_winner"]
