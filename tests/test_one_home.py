@@ -164,3 +164,37 @@ def test_trick_winner_has_one_home() -> None:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and "winner" in node.name:
                 found.append(f"{path.relative_to(root)}:{node.name}")
     assert found == ["solver/position.py:trick_winner", "solver/position.py:_trick_winner"]
+
+
+# ---- one C boundary: only solver/engine.py reaches the C core
+
+def _core_imports(path) -> list[str]:
+    import ast
+
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found += [alias.name for alias in node.names if alias.name.split(".")[-1] == "_core"]
+        elif isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            if module.split(".")[-1] == "_core":
+                found.append(module or ".")
+            found += [f"{module}:{alias.name}" for alias in node.names if alias.name in ("_core", "lib", "ffi")]
+        elif isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", "")) in (
+                "import_module", "__import__"):
+            found += [arg.value for arg in node.args if isinstance(arg, ast.Constant) and "_core" in str(arg.value)]
+    return found
+
+
+def test_only_engine_imports_the_c_core() -> None:
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    importers = {}
+    for path in sorted([*(root / "solver").rglob("*.py"), *(root / "service").rglob("*.py")]):
+        if "_proto" in path.parts:
+            continue
+        if found := _core_imports(path):
+            importers[str(path.relative_to(root))] = found
+    assert list(importers) == ["solver/engine.py"], importers
+    assert importers["solver/engine.py"] == ["_core", "_core:ffi", "_core:lib"]

@@ -23,14 +23,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Hashable, Sequence
 
-from ..engine import Solver
+from ..engine import Solver, StartSolver
 from ..notation import Contract, ContractKind, Hand, NotationError, check_seat, parse_seat
 from ..position import Position
 from ..scoring import SOCHI, Convention
 from .bid import contract_kind, parse_contracts
 from .errors import AdviceError, require_type
 from .layouts import LayoutSpace
-from .native import StartSolver
 from .parallel import RunOptions, RunStats, run_layouts
 from .play import made, split_tricks
 from .stats import Estimate, Number, merge_units

@@ -22,10 +22,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..api import given_solver
-from ..engine import Solver
+from ..engine import Solver, best_discard_search
 from ..notation import Card, Contract, ContractKind, Deal, Hand, check_seat
 from ..position import PositionError
-from .native import best_discard_search
 
 __all__ = [
     "AnalysisError",
