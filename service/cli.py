@@ -91,7 +91,7 @@ def register(subparsers: Any) -> None:
     serve.add_argument("--host", default="127.0.0.1",
                        help="address to listen on (default 127.0.0.1; 0.0.0.0 or :: for all)")
     serve.add_argument("--port", type=cli_args.port, default=50051, help="port (default 50051; 0 = any free port)")
-    serve.add_argument("--workers", type=cli_args.positive_int, default=None,
+    serve.add_argument("--workers", type=cli_args.workers, default=None,
                        help="solver worker threads (default: one per CPU)")
     serve.add_argument("--tls-cert", metavar="FILE", help="PEM certificate chain: serve TLS (needs --tls-key)")
     serve.add_argument("--tls-key", metavar="FILE", help="PEM private key for --tls-cert")
@@ -111,7 +111,7 @@ def register(subparsers: Any) -> None:
                             "refused (default 2)")
     serve.add_argument("--max-advice-layouts", type=cli_args.positive_int, default=200_000,
                        help="layouts one advice request may cost, sampled or enumerated (default 200000)")
-    serve.add_argument("--advice-workers", type=cli_args.positive_int, default=None,
+    serve.add_argument("--advice-workers", type=cli_args.workers, default=None,
                        help="worker threads of one advice run (default: as many as --workers)")
     serve.add_argument("--max-advice-seconds", type=cli_args.positive_seconds, default=120.0,
                        help="longest an advice run goes on; it then answers its estimate so far (default 120)")
@@ -128,7 +128,7 @@ def register(subparsers: Any) -> None:
                        help="close connections without calls for this many seconds (default 600)")
     serve.add_argument("--max-connection-age", type=cli_args.positive_seconds, default=None,
                        help="close connections after this many seconds (default: never)")
-    serve.add_argument("--score-workers", type=cli_args.positive_int, default=2,
+    serve.add_argument("--score-workers", type=cli_args.workers, default=2,
                        help="processes that run Score calls (default 2)")
     serve.add_argument("--max-score-seconds", type=cli_args.positive_seconds, default=30.0,
                        help="longest one Score call may compute (default 30)")

@@ -88,6 +88,22 @@ def check_position(position: object, what: str = "position") -> Position:
     if not isinstance(position, Position):
         raise PositionTypeError(f"{what} must be a Position, got {type(position).__name__} {position!r:.80}")
     p = position
+    hands, trick, taken = p.hands, p.trick, p.tricks_taken
+    # One pass for the usual, valid case (it runs before every C call);
+    # the field at fault is named only when something is wrong.
+    if (type(hands) is tuple and len(hands) == 3 and type(hands[0]) is Hand and type(hands[1]) is Hand
+            and type(hands[2]) is Hand and type(p.contract) is Contract and type(p.declarer) is int
+            and 0 <= p.declarer <= 2 and type(p.leader) is int and 0 <= p.leader <= 2
+            and type(trick) is tuple and len(trick) <= 2 and all(type(c) is Card for c in trick)
+            and type(p.talon_leads) is tuple and all(type(c) is Card for c in p.talon_leads)
+            and type(taken) is tuple and len(taken) == 3 and all(type(t) is int and 0 <= t <= 10 for t in taken)
+            and type(p.four_players) is bool):
+        return p
+    _name_the_bad_field(p, what)
+    return p
+
+
+def _name_the_bad_field(p: Position, what: str) -> None:
     _require(isinstance(p.hands, tuple) and len(p.hands) == 3 and all(isinstance(h, Hand) for h in p.hands),
              f"{what}.hands must be a tuple of 3 Hands, got {p.hands!r:.80}")
     _require(isinstance(p.contract, Contract), f"{what}.contract must be a Contract, got {p.contract!r:.80}")
@@ -102,7 +118,6 @@ def check_position(position: object, what: str = "position") -> Position:
              and all(_whole(t) and 0 <= t <= 10 for t in p.tricks_taken),
              f"{what}.tricks_taken must be 3 whole numbers 0-10, got {p.tricks_taken!r:.80}")
     _require(isinstance(p.four_players, bool), f"{what}.four_players must be True or False, got {p.four_players!r:.80}")
-    return p
 
 
 def _c_position(masks: Sequence[int], contract: Contract, declarer: int, leader: int,

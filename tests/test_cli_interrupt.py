@@ -15,7 +15,9 @@ import pytest
 pytestmark = pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux /proc to see threads")
 
 LONG_RUNS = {
-    "enumerate": ["enumerate", "AKQJ87.AK.A8.87", "--declarer", "0", "--contract", "6s", "--discard", "..8.8"],
+    # Four contracts, lines for both defences: about 40 s of search on two threads.
+    "enumerate": ["enumerate", "AKQJ87.AK.A8.87", "--declarer", "0", "--contract", "6s,7s,6nt,misere",
+                  "--discard", "..8.8", "--defence", "both"],
     "whist": ["whist", "JT98.JT.98.A9", "--talon", "..J.K", "--contract", "6s", "--declarer", "0", "--seat", "1",
               "--layouts", "1000000", "--sample"],
     "bid": ["bid", "AKQJ.AK.AK.AK", "--seat", "0", "--layouts", "1000000", "--sample"],
@@ -45,7 +47,7 @@ def wait_for_workers(process: subprocess.Popen, threads: int, timeout: float = 6
 def test_ctrl_c_exits_130_with_the_estimate_so_far(command: str) -> None:
     process = prefdd(*LONG_RUNS[command], "--workers", "2", "--no-progress")
     wait_for_workers(process, 3)
-    time.sleep(1.0)                      # let some layouts finish
+    time.sleep(0.5)                      # let some layouts finish
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=60)
     assert process.returncode == 130, (out, err)

@@ -198,3 +198,18 @@ def test_absurd_scoring_numbers_are_refused_before_any_arithmetic(tmp_path: Path
     # Refused for its size (10**10,000,000 alone would take minutes to build).
     bounds = ("out of range", "at most 64 characters", "too fine a fraction")
     assert all(any(b in answer.get("error", "") for b in bounds) for answer in answers), answers
+
+
+def test_serve_worker_counts_are_bounded_by_the_cores() -> None:
+    """prefdd serve --workers 1000 would start 1000 solvers (16 MiB each): refused
+    before anything starts, like the other commands' --workers."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    prefdd = Path(sys.executable).parent / "prefdd"
+    for flag in ("--workers", "--advice-workers", "--score-workers"):
+        done = subprocess.run([str(prefdd), "serve", "--port", "0", flag, "1000"], capture_output=True, text=True,
+                              timeout=60)
+        assert done.returncode == 2
+        assert f"{flag}: at most" in done.stderr

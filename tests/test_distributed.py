@@ -6,6 +6,7 @@ the workers; a bad item is an error result; the command line gives the same
 output with and without ``--dask``."""
 from __future__ import annotations
 
+import io
 import json
 import os
 import signal
@@ -23,6 +24,7 @@ from solver.advice import (AdviceError, RunOptions, advise_bid, advise_whist, bi
                            enumeration_request, whist_request)
 from solver.advice.jsonio import bid_json, enumeration_json, whist_json
 from solver.batch import evaluate_line
+from solver.jsonlines import read_lines
 from test_threads import random_deal
 
 GUARD = 60.0
@@ -302,3 +304,13 @@ def test_command_line_gives_the_same_output_with_dask(processes: Client, tmp_pat
 def test_command_line_refuses_a_bad_address() -> None:
     result = prefdd("batch", "--dask", "local:0")
     assert result.returncode == 2 and "local:N" in result.stderr
+
+
+def test_batch_lines_that_cannot_be_read_are_answered_on_the_cluster(threads: Client) -> None:
+    # prefdd batch --dask hands the line reader's items over as they come:
+    # a line that is not UTF-8 is one error answer, in its place.
+    good = requests(1)[0].encode()
+    lines = list(read_lines(io.BytesIO(good + b"\n\xff\n" + good + b"\n")))
+    answers = [json.loads(r.answer) for r in collect(sd.submit_batch(threads, lines))]
+    assert len(answers) == 3 and answers[0] == answers[2]
+    assert answers[1] == {"error": "line 2: not UTF-8 text (byte 0xff at column 1)"}
