@@ -169,11 +169,11 @@ class Solver:
         self._handle = ffi.gc(handle, lib.pdd_free)
         self._lock = threading.Lock()
 
-    def call(self, function, *args) -> None:
+    def _call(self, function, *args) -> None:
         """Call a C function of the core (``solver._core.lib``) with this
         solver's context as its first argument, under the one-thread rule;
-        an error code raises as in :meth:`solve`. For the analyses' own C
-        entry points."""
+        an error code raises as in :meth:`solve`. Every call into the core
+        made in this module goes through here."""
         if not self._lock.acquire(blocking=False):
             raise SolverBusyError("this Solver is in use by another thread; use one Solver per thread")
         try:
@@ -186,7 +186,7 @@ class Solver:
         can be held to; all-pass: the fewest the counted player can be sure of)."""
         value = ffi.new("int *")
         c = to_c_position(position)
-        self.call(lib.pdd_solve, c, value)
+        self._call(lib.pdd_solve, c, value)
         return value[0]
 
     def probe(self, position: Position, target: int) -> bool:
@@ -196,7 +196,7 @@ class Solver:
             raise PositionError(f"target must be 0..10, got {target!r}")
         result = ffi.new("int *")
         c = to_c_position(position)
-        self.call(lib.pdd_probe, c, target, result)
+        self._call(lib.pdd_probe, c, target, result)
         return bool(result[0])
 
     def card_values(self, position: Position) -> dict[Card, int]:
@@ -204,7 +204,7 @@ class Solver:
         values = ffi.new("int[32]")
         legal = ffi.new("uint32_t *")
         c = to_c_position(position)
-        self.call(lib.pdd_card_values, c, values, legal)
+        self._call(lib.pdd_card_values, c, values, legal)
         return {Card.from_index(i): values[i] for i in range(32) if legal[0] >> i & 1}
 
     def best_line(self, position: Position, value_guess: int | None = None) -> list[Card]:
@@ -218,7 +218,7 @@ class Solver:
         cards = ffi.new("int[30]")
         count = ffi.new("int *")
         c = to_c_position(position)
-        self.call(lib.pdd_best_line_from, c, guess, cards, count)
+        self._call(lib.pdd_best_line_from, c, guess, cards, count)
         return [Card.from_index(index) for index in ffi.unpack(cards, count[0])]
 
     def set_options(self, flags: int) -> None:
@@ -249,7 +249,7 @@ class Solver:
         # Range checked here only as far as a C int needs; the C core checks the rest.
         if len(values) != ORDER_WEIGHTS or not all(_whole(w) and -2**31 <= w < 2**31 for w in values):
             raise OrderWeightsError(f"give {ORDER_WEIGHTS} whole numbers (each a C int), got {weights!r:.80}")
-        self.call(lib.pdd_set_order_weights, ffi.new("int[]", values), len(values))
+        self._call(lib.pdd_set_order_weights, ffi.new("int[]", values), len(values))
 
     def request_stop(self) -> None:
         """Ask a search running on another thread to stop (it raises SearchStopped)."""
@@ -272,7 +272,7 @@ class Solver:
 
 
 # ---- the analyses' entry points (csrc/discard.c, csrc/maxn.c) ------------------
-# Each goes through Solver.call, under the solver's one-thread rule, so a
+# Each goes through Solver._call, under the solver's one-thread rule, so a
 # Solver stays safe to share between the plain solving calls and the analyses.
 
 @dataclass(frozen=True)
@@ -297,7 +297,7 @@ def best_discard_search(
     masks = [0 if seat == declarer else hands[seat].mask for seat in range(3)]
     c = _c_position(masks, contract, declarer, leader)
     result = ffi.new("pdd_discard_result *")
-    solver.call(lib.pdd_best_discard, c, pool.mask, 1 if all_best else 0, result)
+    solver._call(lib.pdd_best_discard, c, pool.mask, 1 if all_best else 0, result)
     discards = tuple(Hand(mask) for mask in ffi.unpack(result.discards, result.count))
     return DiscardSearch(result.value, discards, result.classes)
 
@@ -315,7 +315,7 @@ def maxn_search(solver: Solver, position: Position) -> MaxnOutcome:
     """``pdd_maxn_line`` from ``position``."""
     result = ffi.new("pdd_maxn_result *")
     c = to_c_position(position)
-    solver.call(lib.pdd_maxn_line, c, result)
+    solver._call(lib.pdd_maxn_line, c, result)
     tricks = (result.tricks[0], result.tricks[1], result.tricks[2])
     line = tuple(Card.from_index(result.cards[i]) for i in range(result.count))
     return MaxnOutcome(tricks, result.unclaimed, line)
@@ -346,5 +346,5 @@ class StartSolver:
         """The value with hand masks ``first`` and ``second`` for the two seats."""
         self.position.hands[self.seats[0]] = first
         self.position.hands[self.seats[1]] = second
-        self.solver.call(lib.pdd_solve, self.position, self.value)
+        self.solver._call(lib.pdd_solve, self.position, self.value)
         return self.value[0]

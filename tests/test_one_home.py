@@ -198,3 +198,46 @@ def test_only_engine_imports_the_c_core() -> None:
             importers[str(path.relative_to(root))] = found
     assert list(importers) == ["solver/engine.py"], importers
     assert importers["solver/engine.py"] == ["_core", "_core:ffi", "_core:lib"]
+
+
+# ---- no search done twice: a known value goes to the best line
+
+def _counting_solver():
+    from solver.engine import Solver
+
+    class Counting(Solver):
+        solves = 0
+
+        def solve(self, position):  # type: ignore[no-untyped-def]
+            self.solves += 1
+            return super().solve(position)
+
+    return Counting()
+
+
+def test_best_line_takes_the_known_value() -> None:
+    from solver.analysis.play import analyze_play, best_line
+    from solver.position import Position
+
+    solver = _counting_solver()
+    start = Position.start(Deal.parse(DEAL), "6c", 1)
+    fresh = best_line(start, solver)
+    assert solver.solves == 1
+    known = best_line(start, solver, fresh.value)
+    assert solver.solves == 1 and known == fresh
+    played = analyze_play(DEAL, 1, "6c", fresh.cards[:4], solver=solver)
+    assert played.line is not None and played.line.value == played.steps[-1].value_after
+    assert played.line == best_line(played.final, _counting_solver())
+
+
+def test_service_solve_searches_the_value_once() -> None:
+    from service.convert import solve
+    from solver.engine import Solver
+    from solver.position import Position
+
+    solver = _counting_solver()
+    start = Position.start(Deal.parse(DEAL), "7s", 0)
+    answer = solve(solver, start, card_values=False, best_line=True)
+    assert solver.solves == 1
+    assert answer.best_line == Solver().best_line(start)
+    assert not hasattr(Solver, "call")
