@@ -229,7 +229,7 @@ def solve(solver: Solver, position: Position, card_values: bool, best_line: bool
     """Run on a pool worker: the value, and the optional card values and line."""
     value = solver.solve(position)
     values = solver.card_values(position) if card_values else {}
-    line = solver.best_line(position) if best_line else []
+    line = solver.best_line(position, value) if best_line else []
     return SolveAnswer(value, values, line)
 
 

@@ -33,7 +33,7 @@ from .analysis.requests import evaluate_analysis
 from .api import thread_solver
 from .engine import SearchStopped
 from .jsonlines import JSONTextError, LineError, dumps, loads
-from .notation import Contract, ContractKind, Deal, Hand, NotationError, parse_seat
+from .notation import Contract, ContractKind, Deal, Hand, seat_field
 from .position import Position
 
 __all__ = ["BatchError", "evaluate", "evaluate_line"]
@@ -41,20 +41,6 @@ __all__ = ["BatchError", "evaluate", "evaluate_line"]
 
 class BatchError(ValueError):
     """A request that is not of the batch form."""
-
-
-def _seat_field(request: dict[str, Any], name: str, default: int | None = None) -> int:
-    if name not in request:
-        if default is None:
-            raise BatchError(f"missing field '{name}'")
-        return default
-    value = request[name]
-    if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise BatchError(f"field '{name}' must be a seat 0-2, got {value!r}")
-    try:
-        return parse_seat(value)
-    except NotationError as error:
-        raise BatchError(f"field '{name}': {error}") from None
 
 
 def _text_field(request: dict[str, Any], name: str) -> str:
@@ -88,12 +74,12 @@ def evaluate(request: Any) -> dict[str, Any]:
         return analysis
     solver = thread_solver()
     if contract.kind is ContractKind.ALLPASS:
-        player = _seat_field(request, "player")
+        player = seat_field(request, "player", error=BatchError)
         position = Position.start(deal, contract, player, 0)
         answer: dict[str, Any] = {"player_tricks": solver.solve(position)}
     else:
-        declarer = _seat_field(request, "declarer")
-        leader = _seat_field(request, "leader", 0)
+        declarer = seat_field(request, "declarer", error=BatchError)
+        leader = seat_field(request, "leader", 0, BatchError)
         position = Position.start(deal, contract, declarer, leader)
         answer = {"declarer_tricks": solver.solve(position)}
     if want_cards:

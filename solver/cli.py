@@ -78,7 +78,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
         verdict = "misère made" if value == 0 else f"misère caught: {value} trick(s)"
         out.write(f"Misère by {who}, {lead}: {verdict}\n")
     else:
-        made = "made" if value >= contract.level else f"down {contract.level - value}"
+        assert contract.level is not None
+        made = "made" if contract.is_made(value) else f"down {contract.level - value}"
         out.write(f"{contract.pretty()} by {who}, {lead}: {value} tricks ({made})\n")
     if args.cards:
         out.write("Each card of the leader (declarer's tricks after it):\n")

@@ -1,5 +1,11 @@
 """The binding to the C core: a :class:`Solver` owns one C solver context.
 
+This is the only module that imports ``solver._core``: it builds the C
+position struct (:func:`_c_position`, the one place a contract becomes a C
+objective) and makes every call into the core, the analyses' entry points
+(:func:`best_discard_search`, :func:`maxn_search`) and the fast path for
+inner loops (:class:`StartSolver`) included.
+
 The cffi calls release the GIL, so solvers on different threads search in
 parallel. One Solver must be used by one thread at a time; using it from two
 at once raises :class:`SolverBusyError` instead of corrupting its table.
@@ -8,13 +14,15 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
+from typing import Sequence
 
 from ._core import ffi, lib
 from .notation import Card, Contract, ContractKind, Hand
 from .position import Position, PositionError, PositionTypeError
 
 __all__ = ["Solver", "SolverBusyError", "SearchStopped", "SolveStats", "OrderWeightsError",
-           "OPT_ALL", "OPT_NONE", "ORDER_WEIGHTS"]
+           "OPT_ALL", "OPT_NONE", "ORDER_WEIGHTS", "DiscardSearch", "MaxnOutcome", "StartSolver",
+           "best_discard_search", "maxn_search"]
 
 OPT_ALL = lib.PDD_OPT_ALL
 """Every search enhancement on (the default)."""
@@ -112,26 +120,37 @@ def _name_the_bad_field(p: Position, what: str) -> None:
     _require(isinstance(p.four_players, bool), f"{what}.four_players must be True or False, got {p.four_players!r:.80}")
 
 
-def to_c_position(position: Position):
-    """The C struct for a position (a cffi object that owns its memory);
-    every field is checked first (:func:`check_position`)."""
-    check_position(position)
+def _c_position(masks: Sequence[int], contract: Contract, declarer: int, leader: int,
+                trick: Sequence[Card] = (), tricks_taken: int = 0, talon: Sequence[Card] = (),
+                four_players: bool = False):
+    """The one builder of the C position struct (a cffi object that owns its
+    memory). A trick contract maximises the declarer's tricks; misère and
+    all-pass minimise the counted player's (``PDD_MISERE``)."""
     c = ffi.new("pdd_position *")
     for seat in range(3):
-        c.hands[seat] = position.hands[seat].mask
-    for i, card in enumerate(position.trick):
+        c.hands[seat] = masks[seat]
+    for i, card in enumerate(trick):
         c.trick[i] = card.index
-    c.trick_count = len(position.trick)
-    c.leader = position.leader
-    c.trump = position.trump
-    c.declarer = position.declarer
-    c.objective = lib.PDD_TRICKS if position.contract.kind is ContractKind.TRICKS else lib.PDD_MISERE
-    c.tricks_taken = position.declarer_tricks
-    for i, card in enumerate(position.talon_leads[:2]):
+    c.trick_count = len(trick)
+    c.leader = leader
+    c.trump = contract.trump
+    c.declarer = declarer
+    c.objective = lib.PDD_TRICKS if contract.kind is ContractKind.TRICKS else lib.PDD_MISERE
+    c.tricks_taken = tricks_taken
+    for i, card in enumerate(talon[:2]):
         c.talon[i] = card.index
-    c.talon_count = len(position.talon_leads[:2])
-    c.four_players = 1 if position.four_players else 0
+    c.talon_count = len(talon[:2])
+    c.four_players = 1 if four_players else 0
     return c
+
+
+def to_c_position(position: Position):
+    """The C struct for a position; every field is checked first
+    (:func:`check_position`)."""
+    check_position(position)
+    return _c_position([hand.mask for hand in position.hands], position.contract, position.declarer,
+                       position.leader, position.trick, position.declarer_tricks, position.talon_leads,
+                       position.four_players)
 
 
 class Solver:
@@ -150,11 +169,11 @@ class Solver:
         self._handle = ffi.gc(handle, lib.pdd_free)
         self._lock = threading.Lock()
 
-    def call(self, function, *args) -> None:
+    def _call(self, function, *args) -> None:
         """Call a C function of the core (``solver._core.lib``) with this
         solver's context as its first argument, under the one-thread rule;
-        an error code raises as in :meth:`solve`. For the analyses' own C
-        entry points."""
+        an error code raises as in :meth:`solve`. Every call into the core
+        made in this module goes through here."""
         if not self._lock.acquire(blocking=False):
             raise SolverBusyError("this Solver is in use by another thread; use one Solver per thread")
         try:
@@ -167,7 +186,7 @@ class Solver:
         can be held to; all-pass: the fewest the counted player can be sure of)."""
         value = ffi.new("int *")
         c = to_c_position(position)
-        self.call(lib.pdd_solve, c, value)
+        self._call(lib.pdd_solve, c, value)
         return value[0]
 
     def probe(self, position: Position, target: int) -> bool:
@@ -177,7 +196,7 @@ class Solver:
             raise PositionError(f"target must be 0..10, got {target!r}")
         result = ffi.new("int *")
         c = to_c_position(position)
-        self.call(lib.pdd_probe, c, target, result)
+        self._call(lib.pdd_probe, c, target, result)
         return bool(result[0])
 
     def card_values(self, position: Position) -> dict[Card, int]:
@@ -185,7 +204,7 @@ class Solver:
         values = ffi.new("int[32]")
         legal = ffi.new("uint32_t *")
         c = to_c_position(position)
-        self.call(lib.pdd_card_values, c, values, legal)
+        self._call(lib.pdd_card_values, c, values, legal)
         return {Card.from_index(i): values[i] for i in range(32) if legal[0] >> i & 1}
 
     def best_line(self, position: Position, value_guess: int | None = None) -> list[Card]:
@@ -199,7 +218,7 @@ class Solver:
         cards = ffi.new("int[30]")
         count = ffi.new("int *")
         c = to_c_position(position)
-        self.call(lib.pdd_best_line_from, c, guess, cards, count)
+        self._call(lib.pdd_best_line_from, c, guess, cards, count)
         return [Card.from_index(index) for index in ffi.unpack(cards, count[0])]
 
     def set_options(self, flags: int) -> None:
@@ -230,7 +249,7 @@ class Solver:
         # Range checked here only as far as a C int needs; the C core checks the rest.
         if len(values) != ORDER_WEIGHTS or not all(_whole(w) and -2**31 <= w < 2**31 for w in values):
             raise OrderWeightsError(f"give {ORDER_WEIGHTS} whole numbers (each a C int), got {weights!r:.80}")
-        self.call(lib.pdd_set_order_weights, ffi.new("int[]", values), len(values))
+        self._call(lib.pdd_set_order_weights, ffi.new("int[]", values), len(values))
 
     def request_stop(self) -> None:
         """Ask a search running on another thread to stop (it raises SearchStopped)."""
@@ -250,3 +269,82 @@ class Solver:
     @property
     def table_bytes(self) -> int:
         return lib.pdd_table_bytes(self._handle)
+
+
+# ---- the analyses' entry points (csrc/discard.c, csrc/maxn.c) ------------------
+# Each goes through Solver._call, under the solver's one-thread rule, so a
+# Solver stays safe to share between the plain solving calls and the analyses.
+
+@dataclass(frozen=True)
+class DiscardSearch:
+    value: int
+    discards: tuple[Hand, ...]
+    """Each a 2-card hand, in ascending mask order."""
+    classes: int
+
+
+def best_discard_search(
+    solver: Solver,
+    hands: tuple[Hand, Hand, Hand],
+    pool: Hand,
+    declarer: int,
+    contract: Contract,
+    leader: int,
+    all_best: bool,
+) -> DiscardSearch:
+    """``pdd_best_discard``: hands[declarer] is ignored, ``pool`` is his cards
+    before the discard."""
+    masks = [0 if seat == declarer else hands[seat].mask for seat in range(3)]
+    c = _c_position(masks, contract, declarer, leader)
+    result = ffi.new("pdd_discard_result *")
+    solver._call(lib.pdd_best_discard, c, pool.mask, 1 if all_best else 0, result)
+    discards = tuple(Hand(mask) for mask in ffi.unpack(result.discards, result.count))
+    return DiscardSearch(result.value, discards, result.classes)
+
+
+@dataclass(frozen=True)
+class MaxnOutcome:
+    tricks: tuple[int, int, int]
+    """Each seat's tricks from the position on (the current trick included)."""
+    unclaimed: int
+    """Tricks no seat takes: the sitting dealer's (4 players) or talon tricks nobody followed."""
+    line: tuple[Card, ...]
+
+
+def maxn_search(solver: Solver, position: Position) -> MaxnOutcome:
+    """``pdd_maxn_line`` from ``position``."""
+    result = ffi.new("pdd_maxn_result *")
+    c = to_c_position(position)
+    solver._call(lib.pdd_maxn_line, c, result)
+    tricks = (result.tricks[0], result.tricks[1], result.tricks[2])
+    line = tuple(Card.from_index(result.cards[i]) for i in range(result.count))
+    return MaxnOutcome(tricks, result.unclaimed, line)
+
+
+# ---- the fast path for inner loops -------------------------------------------
+
+class StartSolver:
+    """Solves ``template`` with other hands for two seats: a lean path for
+    long runs of similar positions.
+
+    An enumeration solves the same contract from the same start 184,756 times
+    with only the defenders' hands changing. Building a :class:`Position` and
+    its C struct each time costs more than many of the searches, and that
+    Python work holds the GIL, which would keep the worker threads from
+    running in parallel. The C struct is built (and checked) once; per split
+    only the two hands are written before ``pdd_solve`` (which releases the
+    GIL), under the Solver's one-thread rule; the C core validates each.
+    """
+
+    def __init__(self, solver: Solver, template: Position, seats: tuple[int, int]) -> None:
+        self.solver = solver
+        self.position = to_c_position(template)
+        self.seats = seats
+        self.value = ffi.new("int *")
+
+    def solve(self, first: int, second: int) -> int:
+        """The value with hand masks ``first`` and ``second`` for the two seats."""
+        self.position.hands[self.seats[0]] = first
+        self.position.hands[self.seats[1]] = second
+        self.solver._call(lib.pdd_solve, self.position, self.value)
+        return self.value[0]

@@ -66,7 +66,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from enum import Enum
-from typing import Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 __all__ = [
     "NotationError",
@@ -82,6 +82,8 @@ __all__ = [
     "ContractKind",
     "Contract",
     "parse_seat",
+    "check_seat",
+    "seat_field",
     "parse_cards",
     "parse_card_runs",
     "format_cards",
@@ -910,6 +912,17 @@ class Contract:
             return self.strain
         return NO_TRUMP
 
+    def is_made(self, declarer_tricks: int) -> bool:
+        """Is the contract made when the declarer takes ``declarer_tricks``
+        tricks over the whole deal: at least the level, or none on a misère.
+        An all-pass has no declarer and nothing to make (NotationError)."""
+        if self.kind is ContractKind.MISERE:
+            return declarer_tricks == 0
+        if self.kind is ContractKind.ALLPASS:
+            raise NotationError("an all-pass has no declarer and no contract to make")
+        assert self.level is not None
+        return declarer_tricks >= self.level
+
     def __str__(self) -> str:
         if self.kind is ContractKind.MISERE:
             return "misere"
@@ -956,6 +969,32 @@ def parse_seat(text: str | int) -> int:
     raise NotationError(
         f"unknown seat {text!r}; expected 0, 1, 2 or first, second, third"
     )
+
+
+def check_seat(value: object, what: str, error: Callable[[str], Exception] = NotationError) -> int:
+    """``value`` when it is a seat given as a number: the int 0, 1 or 2 (not a
+    bool); else ``error`` (a layer's own ValueError class) naming ``what``."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 2:
+        raise error(f"{what} must be a seat 0, 1 or 2, got {value!r}")
+    return value
+
+
+def seat_field(request: Mapping[str, Any], name: str, default: int | None = None,
+               error: Callable[[str], Exception] = NotationError) -> int:
+    """The seat in field ``name`` of a JSON request: an int 0-2 or seat text
+    (:func:`parse_seat`); ``default`` when the field is absent, or ``error``
+    (a layer's own ValueError class) naming the field when it is required."""
+    if name not in request:
+        if default is None:
+            raise error(f"missing field '{name}'")
+        return default
+    value = request[name]
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise error(f"field '{name}' must be a seat 0-2, got {value!r}")
+    try:
+        return parse_seat(value)
+    except NotationError as problem:
+        raise error(f"field '{name}': {problem}") from None
 
 
 def parse_cards(text: str) -> list[Card]:

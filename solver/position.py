@@ -27,9 +27,10 @@ from .notation import (
     Hand,
     NO_TRUMP,
     NotationError,
+    check_seat,
 )
 
-__all__ = ["PositionError", "PositionTypeError", "Position"]
+__all__ = ["PositionError", "PositionTypeError", "Position", "trick_winner"]
 
 
 class PositionError(ValueError):
@@ -43,10 +44,26 @@ class PositionTypeError(PositionError, TypeError):
     either get it."""
 
 
-def _seat(value: int, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 2:
-        raise PositionError(f"{what} must be a seat 0, 1 or 2, got {value!r}")
-    return value
+def trick_winner(trick: Sequence[Card], leader: int, trump: int, talon: Card | None = None,
+                 talon_competes: bool = False) -> int | None:
+    """The seat that takes a finished trick of three cards, the first played
+    by ``leader``: the highest trump, else the highest card of the suit led.
+    On an all-pass talon trick the talon card ``talon`` sets the suit led, and
+    with four players (``talon_competes``) it also takes part; None when it
+    wins, or when nobody follows its suit."""
+    suit = talon.suit if talon is not None else trick[0].suit
+    best = talon if talon_competes else None
+    best_seat: int | None = None
+    for offset, card in enumerate(trick):
+        if best is None:
+            beats = card.suit == suit or card.suit == trump
+        elif card.suit == best.suit:
+            beats = card.rank > best.rank
+        else:
+            beats = card.suit == trump
+        if beats:
+            best, best_seat = card, (leader + offset) % 3
+    return best_seat
 
 
 @dataclass(frozen=True)
@@ -89,8 +106,8 @@ class Position:
         suits and seat 0 plays first to them (``leader`` must then be 0)."""
         deal = Deal.coerce(deal)
         contract = Contract.coerce(contract)
-        _seat(declarer, "declarer")
-        _seat(leader, "leader")
+        check_seat(declarer, "declarer", PositionError)
+        check_seat(leader, "leader", PositionError)
         leads: tuple[Card, ...] = ()
         if contract.kind is ContractKind.ALLPASS and talon_leads and deal.talon is not None:
             if leader != 0:
@@ -195,19 +212,8 @@ class Position:
     def _trick_winner(self, trick: Sequence[Card]) -> int | None:
         """The seat that takes a finished trick; None when nobody does (a talon
         trick nobody followed, or one the 4-player dealer's talon card won)."""
-        suit = self.lead_suit
-        best: Card | None = self.talon_leads[0] if self.talon_leads and self.four_players else None
-        best_seat: int | None = None
-        for offset, card in enumerate(trick):
-            if best is None:
-                beats = card.suit == suit or card.suit == self.trump
-            elif card.suit == best.suit:
-                beats = card.rank > best.rank
-            else:
-                beats = card.suit == self.trump
-            if beats:
-                best, best_seat = card, (self.leader + offset) % 3
-        return best_seat
+        talon = self.talon_leads[0] if self.talon_leads else None
+        return trick_winner(trick, self.leader, self.trump, talon, self.four_players)
 
     @property
     def declarer_tricks(self) -> int:
@@ -215,4 +221,4 @@ class Position:
 
     def for_player(self, player: int) -> Position:
         """The same position with another seat's tricks counted (all-pass)."""
-        return replace(self, declarer=_seat(player, "player"))
+        return replace(self, declarer=check_seat(player, "player", PositionError))

@@ -29,7 +29,7 @@ from solver.analysis.cli import analyze as analyze_args
 from solver.analysis.discard import deal_after_discard
 from solver.batch import evaluate
 from solver.engine import Solver
-from solver.notation import Contract, ContractKind, Deal, Hand, parse_seat
+from solver.notation import Contract, ContractKind, Deal, Hand, seat_field
 from solver.position import Position
 
 from ..errors import RequestError
@@ -69,17 +69,11 @@ def _flag(body: dict[str, Any], name: str, default: bool = False) -> bool:
 
 
 def _seat(body: dict[str, Any], name: str, required: bool = False) -> int | None:
-    value = body.get(name)
-    if value is None:
+    if body.get(name) is None:
         if required:
             raise RequestError(f"missing field '{name}'")
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise RequestError(f"field '{name}' must be a seat 0-2, got {value!r}")
-    try:
-        return parse_seat(value)
-    except ValueError as error:
-        raise RequestError(f"field '{name}': {error}") from None
+    return seat_field(body, name, error=RequestError)
 
 
 def _int(body: dict[str, Any], name: str, default: int, low: int, high: int) -> int:

@@ -46,13 +46,13 @@ from typing import Hashable, Mapping, Sequence
 
 from ..engine import Solver
 from ..notation import NO_TRUMP, SEAT_NAMES, SUIT_SYMBOLS, Card, Contract, ContractKind, Deal, Hand, NotationError, parse_seat
-from ..position import Position, PositionError
+from ..position import Position, PositionError, trick_winner
 from ..scoring import SOCHI, Convention
 from .constrained import ConstrainedSpace
 from .errors import AdviceError
 from .inputs import FULL_DECK, card_names, check_prior, check_seat, parse_convention, parse_hand, parse_played
 from .parallel import LayoutRun, RunOptions, RunStats, run_layouts
-from .play import _winner, line_tricks, made
+from .play import line_tricks, made
 from .stats import Estimate, Number, merge_units, sureness
 from .values import Scenario, Valuer
 from .whist_request import stalingrad, ten_checked
@@ -300,7 +300,9 @@ def _seats_and_voids(r: PlayRequest) -> tuple[list[int], dict[int, set[int]]]:
                     voids[seat].add(trump)
         trick.append(card)
         if len(trick) == 3:
-            leader, trick = _winner(trick, leader, trump), []
+            winner = trick_winner(trick, leader, trump)
+            assert winner is not None  # no talon: someone follows the lead
+            leader, trick = winner, []
     return seats, voids
 
 

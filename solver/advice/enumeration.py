@@ -23,14 +23,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Hashable, Sequence
 
-from ..engine import Solver
-from ..notation import Contract, ContractKind, Hand, NotationError, parse_seat
+from ..engine import Solver, StartSolver
+from ..notation import Contract, ContractKind, Hand, NotationError, check_seat, parse_seat
 from ..position import Position
 from ..scoring import SOCHI, Convention
 from .bid import contract_kind, parse_contracts
 from .errors import AdviceError, require_type
 from .layouts import LayoutSpace
-from .native import StartSolver
 from .parallel import RunOptions, RunStats, run_layouts
 from .play import made, split_tricks
 from .stats import Estimate, Number, merge_units
@@ -63,9 +62,7 @@ class EnumerationRequest:
             if not isinstance(getattr(self, name), kind):
                 raise AdviceError(f"{name} must be a {kind.__name__}, got {getattr(self, name)!r}")
         for name in ("declarer", "leader"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 2:
-                raise AdviceError(f"{name} must be a seat 0, 1 or 2, got {value!r}")
+            check_seat(getattr(self, name), name, AdviceError)
         if not self.contracts or not all(isinstance(c, Contract) and c.kind is not ContractKind.ALLPASS
                                          for c in self.contracts):
             raise AdviceError(f"contracts must be trick contracts or misère, got {self.contracts!r}")

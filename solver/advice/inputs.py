@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from .. import notation
 from ..notation import Card, Hand, NotationError, NotationTypeError, parse_cards
 from ..scoring import Convention, Decision, get_convention
 from .errors import AdviceError, AdviceTypeError
@@ -57,9 +58,9 @@ def parse_discard_model(value: DiscardModel | str) -> DiscardModel:
         raise AdviceError(f"discard model must be 'best' or 'uniform', got {value!r}") from None
 
 
-def check_seat(value: object, what: str) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 2:
-        raise AdviceError(f"{what} must be a seat 0, 1 or 2, got {value!r}")
+def check_seat(value: object, what: str) -> int:
+    """A seat argument 0-2, or an AdviceError naming it."""
+    return notation.check_seat(value, what, AdviceError)
 
 
 def check_prior(prior: object, size: int) -> None:

@@ -22,12 +22,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..api import given_solver
-from ..engine import Solver
+from ..engine import Solver, maxn_search
 from ..notation import Card, Contract, ContractKind, Deal
 from ..position import Position
 from .discard import AnalysisError
 from .lines import LineTrick, group_tricks
-from .native import maxn_search
 
 __all__ = ["AllPassValues", "AllPassLine", "allpass_values", "allpass_line", "allpass_start"]
 

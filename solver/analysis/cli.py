@@ -75,7 +75,7 @@ def format_best_discard(found: BestDiscard) -> str:
     else:
         assert found.contract.level is not None
         short = found.contract.level - found.value
-        verdict = f"{found.value} tricks ({'made' if short <= 0 else f'down {short}'})"
+        verdict = f"{found.value} tricks ({'made' if found.made else f'down {short}'})"
     count = len(found.discards)
     discards = " ".join(compact(d) for d in found.discards)
     return f"Best discard: {verdict}; {count} discard{'s' if count != 1 else ''} reach it: {discards}"

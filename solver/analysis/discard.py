@@ -22,10 +22,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..api import given_solver
-from ..engine import Solver
-from ..notation import Card, Contract, ContractKind, Deal, Hand
+from ..engine import Solver, best_discard_search
+from ..notation import Card, Contract, ContractKind, Deal, Hand, check_seat
 from ..position import PositionError
-from .native import best_discard_search
 
 __all__ = [
     "AnalysisError",
@@ -53,9 +52,7 @@ def _contract(contract: Contract | str) -> Contract:
 
 def seat(value: int, what: str) -> int:
     """A seat argument 0-2, or an AnalysisError naming it."""
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 2:
-        raise AnalysisError(f"{what} must be a seat 0, 1 or 2, got {value!r}")
-    return value
+    return check_seat(value, what, AnalysisError)
 
 
 def declarer_pool(deal: Deal, declarer: int) -> Hand:
@@ -115,10 +112,7 @@ class BestDiscard:
     @property
     def made(self) -> bool:
         """Is the contract made with best play and the best discard?"""
-        if self.contract.kind is ContractKind.MISERE:
-            return self.value == 0
-        assert self.contract.level is not None
-        return self.value >= self.contract.level
+        return self.contract.is_made(self.value)
 
 
 def best_discard(

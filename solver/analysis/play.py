@@ -51,15 +51,18 @@ class BestLine:
     tricks: tuple[LineTrick, ...]
 
 
-def best_line(position: Position, solver: Solver | None = None) -> BestLine:
+def best_line(position: Position, solver: Solver | None = None, value: int | None = None) -> BestLine:
     """The principal variation from ``position``: every card optimal for its
-    player (ties to the lowest card index), grouped into tricks."""
+    player (ties to the lowest card index), grouped into tricks. ``value``,
+    the position's value when the caller has solved it already, saves
+    searching for it again."""
     check_position(position)
     solver = given_solver(solver)
     if position.is_over:
         return BestLine(position.declarer_tricks, (), ())
-    value = solver.solve(position)
-    cards = tuple(solver.best_line(position))
+    if value is None:
+        value = solver.solve(position)
+    cards = tuple(solver.best_line(position, value))
     tricks, _ = group_tricks(position, cards)
     return BestLine(value, cards, tricks)
 
@@ -212,6 +215,7 @@ def analyze_play(
         except PositionError as error:
             raise AnalysisError(f"played cards: {error}") from None
         steps.append(step)
-    line = None if contract.kind is ContractKind.ALLPASS else best_line(position, solver)
+    known = steps[-1].value_after if steps else value
+    line = None if contract.kind is ContractKind.ALLPASS else best_line(position, solver, known)
     return PlayAnalysis(hands, declarer, contract, discard_hand, value, tuple(steps), position, line)
 

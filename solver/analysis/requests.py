@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..api import thread_solver
-from ..notation import Contract, ContractKind, Deal, NotationError, parse_seat
+from ..notation import Contract, ContractKind, Deal, seat_field
 from .allpass import allpass_line, allpass_start
 from .discard import AnalysisError, best_discard
 from .jsonio import best_discard_json
@@ -34,27 +34,13 @@ def _flag(request: dict[str, Any], name: str, default: bool = False) -> bool:
     return value
 
 
-def _seat(request: dict[str, Any], name: str, default: int | None = None) -> int:
-    if name not in request:
-        if default is None:
-            raise AnalysisError(f"missing field '{name}'")
-        return default
-    value = request[name]
-    if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise AnalysisError(f"field '{name}' must be a seat 0-2, got {value!r}")
-    try:
-        return parse_seat(value)
-    except NotationError as error:
-        raise AnalysisError(f"field '{name}': {error}") from None
-
-
 def evaluate_analysis(request: dict[str, Any], deal: Deal, contract: Contract) -> dict[str, Any] | None:
     """The answer to an analysis request, or None when it is not one."""
     if _flag(request, "best_discard"):
         if contract.kind is ContractKind.ALLPASS:
             raise AnalysisError("best_discard needs a trick contract or misere, not allpass")
-        declarer = _seat(request, "declarer")
-        leader = _seat(request, "leader", 0)
+        declarer = seat_field(request, "declarer", error=AnalysisError)
+        leader = seat_field(request, "leader", 0, AnalysisError)
         return best_discard_json(best_discard(deal, declarer, contract, leader=leader))
     if _flag(request, "line"):
         if contract.kind is not ContractKind.ALLPASS:
@@ -65,6 +51,6 @@ def evaluate_analysis(request: dict[str, Any], deal: Deal, contract: Contract) -
         line = allpass_line(start, solver=solver)
         answer: dict[str, Any] = {"tricks": list(line.tricks), "line": [str(c) for c in line.cards]}
         if "player" in request:
-            answer["player_tricks"] = solver.solve(start.for_player(_seat(request, "player")))
+            answer["player_tricks"] = solver.solve(start.for_player(seat_field(request, "player", error=AnalysisError)))
         return answer
     return None

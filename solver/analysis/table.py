@@ -47,13 +47,9 @@ def highest_contract(tricks: Sequence[int], misere: int) -> Contract | None:
     if len(tricks) != NO_TRUMP + 1:
         raise AnalysisError(f"tricks needs one value per strain (5), got {len(tricks)}")
     for contract in reversed(BIDDING_ORDER):
-        if contract.kind is ContractKind.MISERE:
-            if misere == 0:
-                return contract
-        else:
-            assert contract.strain is not None and contract.level is not None
-            if tricks[contract.strain] >= contract.level:
-                return contract
+        value = misere if contract.kind is ContractKind.MISERE else tricks[contract.trump]
+        if contract.is_made(value):
+            return contract
     return None
 
 

@@ -20,7 +20,7 @@ from typing import Any, Mapping
 
 from markupsafe import Markup, escape
 
-from ..notation import RANKS, SUIT_SYMBOLS, Card, Deal, Hand
+from ..notation import RANKS, SUIT_SYMBOLS, Card, Contract, Deal, Hand
 from .i18n import contract_text, texts
 from .svg import SUIT_COLOURS, bar_chart_svg, deal_svg, estimate_chart_svg
 
@@ -71,8 +71,9 @@ def summarise_discards(discards: list[str], total: int, t: Mapping[str, Any]) ->
 def _verdict(contract: str, value: int, t: Mapping[str, Any]) -> str:
     if contract == "misere":
         return t["misere_made"] if value == 0 else t["misere_caught"].format(n=value)
-    level = int(contract[:-2] if contract.endswith("nt") else contract[:-1])
-    made = t["made"] if value >= level else t["down"].format(n=level - value)
+    played = Contract.parse(contract)
+    assert played.level is not None
+    made = t["made"] if played.is_made(value) else t["down"].format(n=played.level - value)
     return f"{t['tricks'].format(n=value)} ({made})"
 
 
