@@ -449,13 +449,20 @@ class QueueSource:
     def __init__(self, capacity: int = 1024) -> None:
         self._queue: queue.Queue[Any] = queue.Queue(capacity)
         self._ended = False
+        self._closed = False
 
     def put(self, item: str | dict, timeout: float | None = None) -> None:
         self._queue.put(item, timeout=timeout)
 
     def close(self) -> None:
-        """No more items (call once, after the last :meth:`put`)."""
-        self._queue.put(self._END)
+        """No more items (call once, after the last :meth:`put`). Never
+        blocks: when the queue is full (its job was cancelled and takes no
+        more), the flag alone ends the input once the queue is drained."""
+        self._closed = True
+        try:
+            self._queue.put_nowait(self._END)
+        except queue.Full:
+            pass
 
     def take(self, size: int, wait: bool) -> tuple[list[str | dict], bool]:
         items: list[str | dict] = []
@@ -463,6 +470,7 @@ class QueueSource:
             try:
                 item = self._queue.get(timeout=POLL_SECONDS) if wait and not items else self._queue.get_nowait()
             except queue.Empty:
+                self._ended = self._closed and self._queue.empty()
                 break
             if item is self._END:
                 self._ended = True

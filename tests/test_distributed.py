@@ -312,3 +312,20 @@ def test_batch_lines_that_cannot_be_read_are_answered_on_the_cluster(threads: Cl
     answers = [json.loads(r.answer) for r in collect(sd.submit_batch(threads, lines))]
     assert len(answers) == 3 and answers[0] == answers[2]
     assert answers[1] == {"error": "line 2: not UTF-8 text (byte 0xff at column 1)"}
+
+
+def test_closing_a_full_queue_source_never_blocks() -> None:
+    """A stream's reader closes its source when the input ends; when the job
+    was cancelled and takes no more, the queue stays full: close() must still
+    return (a blocked reader held its call, and the server's shutdown, forever)."""
+    source = sd.QueueSource(capacity=2)
+    source.put({"n": 1})
+    source.put({"n": 2})
+    closer = threading.Thread(target=source.close, daemon=True)
+    closer.start()
+    closer.join(10)
+    assert not closer.is_alive(), "close() blocked on a full queue"
+    items, ended = source.take(5, wait=False)
+    assert items == [{"n": 1}, {"n": 2}]
+    items, ended = source.take(5, wait=True)
+    assert (items, ended) == ([], True)
