@@ -24,6 +24,7 @@ from typing import Callable, TypeVar
 import grpc
 
 from solver.advice import Progress, RunOptions
+from solver.advice.parallel import LayoutExecutor
 
 from .advice_calls import BudgetChoice
 
@@ -47,10 +48,13 @@ class CallEnded(Exception):
 class AdviceRuns:
     """The server's advice slots and the runs going on."""
 
-    def __init__(self, max_runs: int, workers: int, max_seconds: float | None = None) -> None:
+    def __init__(self, max_runs: int, workers: int, max_seconds: float | None = None,
+                 executor: LayoutExecutor | None = None) -> None:
         self.max_runs = max_runs
         self.workers = workers
         self.max_seconds = max_seconds
+        self.executor = executor
+        """Where the runs' layouts are solved (a Dask cluster); None: here."""
         self._slots = threading.BoundedSemaphore(max_runs)
         self._lock = threading.Lock()
         self._cancels: set[threading.Event] = set()
@@ -112,4 +116,4 @@ class AdviceRuns:
                 cancel.set()
 
         return RunOptions(layouts=budget.layouts, seconds=seconds, seed=budget.seed, workers=self.workers,
-                          mode=budget.mode, cancel=cancel, progress=watch)
+                          mode=budget.mode, cancel=cancel, progress=watch, executor=self.executor)

@@ -8,7 +8,7 @@
                  [--max-health-watches N] [--max-connections N] [--keepalive S]
                  [--keepalive-timeout S] [--max-connection-idle S] [--max-connection-age S]
                  [--score-workers N] [--max-score-seconds S] [--metrics-port N]
-                 [--log-level info]
+                 [--dask ADDRESS] [--log-level info]
 
 The main ``prefdd`` command line calls :func:`register`. This module imports
 only the standard library at import time: grpc and the generated code are
@@ -73,6 +73,7 @@ def run_serve(args: argparse.Namespace) -> int:
             tls_key=_read(args.tls_key, "TLS key") if args.tls_key else None,
             auth_token=_token(args.auth_token_file) if args.auth_token_file else None,
             grpc_enabled=args.grpc, http_port=args.http_port, http_timeout=args.http_timeout,
+            dask=args.dask,
         )
         errors = capture_native_stderr()
         configure_logging(args.log_level, errors)
@@ -141,6 +142,9 @@ def register(subparsers: Any) -> None:
                        help="serve only HTTP (needs --http-port)")
     serve.add_argument("--http-timeout", type=cli_args.positive_seconds, default=60.0,
                        help="seconds an HTTP call may take at most; its search is stopped then (default 60)")
+    serve.add_argument("--dask", metavar="ADDRESS", type=cli_args.dask_address,
+                       help="solve batch streams and advice runs on a Dask cluster: its scheduler's host:port, "
+                            "or local:N for N local worker processes (needs the dask extra)")
     serve.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"],
                        help="log level (default info)")
     serve.set_defaults(func=run_serve)

@@ -16,6 +16,8 @@
 * Standard health checking (``grpc.health.v1``) and server reflection.
 * Optional TLS and optional bearer-token authentication, and one JSON log
   line per call (:mod:`service.interceptors`).
+* Optionally a Dask cluster (``dask``) for batch streams and advice runs
+  (:mod:`service.cluster`).
 * Graceful shutdown (SIGTERM, SIGINT): health turns NOT_SERVING, new calls are
   refused, calls in flight get ``grace`` seconds to finish and are then
   cancelled (their searches stopped).
@@ -48,6 +50,7 @@ from grpc_reflection.v1alpha import reflection
 from solver.engine import Solver
 
 from .advice_runs import AdviceRuns
+from .cluster import Cluster
 from .interceptors import HEALTH_SERVICE, LOGGER, AuthInterceptor, CallLimits, CallLogInterceptor, JsonLogFormatter
 from .pool import SolverPool
 from .score_workers import ScoreWorkers
@@ -118,6 +121,9 @@ class ServerConfig:
     tls_key: bytes | None = field(default=None, repr=False)
     auth_token: str | None = field(default=None, repr=False)
     """If set, every call but health checks needs ``authorization: Bearer <token>``."""
+    dask: str | None = None
+    """A Dask scheduler's address (or ``local:N``): batch streams and advice
+    runs are solved on that cluster (:mod:`service.cluster`)."""
     solver_setup: Callable[[Solver], None] | None = field(default=None, repr=False)
     """Called with each worker's solver before its first job (tests)."""
     grpc_enabled: bool = True
@@ -193,6 +199,8 @@ class RunningServer:
     """The port of the Prometheus endpoint, if one is served."""
     http: Any = None
     """The HTTP server (:class:`service.web.server.HttpServer`), when one runs."""
+    cluster: Cluster | None = None
+    """The Dask cluster's connection, with ``--dask``."""
 
     @property
     def address(self) -> str:
@@ -211,6 +219,8 @@ class RunningServer:
         self.pool.shutdown(cancel_running=True, timeout=10.0)
         if self.metrics is not None:
             self.metrics.stop()
+        if self.cluster is not None:
+            self.cluster.close()
 
 
 def _options(config: ServerConfig) -> list[tuple[str, int]]:
@@ -253,17 +263,22 @@ def _metrics(pool: SolverPool, advice: AdviceRuns, scoring: ScoreWorkers) -> Met
 
 def start_server(config: ServerConfig) -> RunningServer:
     """Build, bind and start a server; raises OSError if the address is taken."""
+    cluster = Cluster(config.dask) if config.dask else None
     pool = SolverPool(config.workers, config.solver_setup)
-    advice = AdviceRuns(config.max_advice_runs, config.advice_workers or pool.workers, config.max_advice_seconds)
+    advice = AdviceRuns(config.max_advice_runs, config.advice_workers or pool.workers, config.max_advice_seconds,
+                        cluster.executor if cluster else None)
     scoring = ScoreWorkers(config.score_workers, config.max_score_seconds)
     limits = CallLimits(config.max_concurrent_rpcs, config.max_health_watches)
     try:
         metrics = _metrics(pool, advice, scoring) if config.metrics_port is not None else None
-        running = _start_grpc(config, pool, advice, scoring, limits, metrics) if config.grpc_enabled else \
-            RunningServer(None, pool, health.HealthServicer(), 0, config, advice, scoring, limits, metrics)
+        running = _start_grpc(config, pool, advice, scoring, limits, metrics, cluster) if config.grpc_enabled \
+            else RunningServer(None, pool, health.HealthServicer(), 0, config, advice, scoring, limits, metrics)
     except (ImportError, OSError):
         pool.shutdown()
+        if cluster is not None:
+            cluster.close()
         raise
+    running.cluster = cluster
     try:
         if metrics is not None:
             running.metrics_port = metrics.serve(config.host, config.metrics_port or 0)
@@ -281,7 +296,7 @@ def start_server(config: ServerConfig) -> RunningServer:
 
 
 def _start_grpc(config: ServerConfig, pool: SolverPool, advice: AdviceRuns, scoring: ScoreWorkers,
-                limits: CallLimits, metrics: Metrics | None) -> RunningServer:
+                limits: CallLimits, metrics: Metrics | None, cluster: Cluster | None = None) -> RunningServer:
     interceptors: list[grpc.ServerInterceptor] = [CallLogInterceptor(metrics)]
     if config.auth_token is not None:
         interceptors.append(AuthInterceptor(config.auth_token))
@@ -290,7 +305,7 @@ def _start_grpc(config: ServerConfig, pool: SolverPool, advice: AdviceRuns, scor
     server = grpc.server(
         ThreadPoolExecutor(max_workers=calls + 4, thread_name_prefix="prefdd-rpc"),
         interceptors=interceptors, options=_options(config), maximum_concurrent_rpcs=calls)
-    pb_grpc.add_AnalysisServicer_to_server(AnalysisServicer(pool, config, advice, scoring), server)
+    pb_grpc.add_AnalysisServicer_to_server(AnalysisServicer(pool, config, advice, scoring, cluster), server)
     health_servicer = health.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection((SERVICE_NAME, HEALTH_SERVICE, reflection.SERVICE_NAME), server)
@@ -363,7 +378,7 @@ def serve(config: ServerConfig, grace: float = 10.0) -> int:
         "workers": running.pool.workers, "advice_workers": running.advice.workers,
         "max_advice_runs": running.advice.max_runs, "tls": config.tls_cert is not None,
         "auth": config.auth_token is not None, "grpc": config.grpc_enabled,
-        "http": running.http.url if running.http is not None else None}})
+        "http": running.http.url if running.http is not None else None, "dask": config.dask}})
     try:
         while not stopping.wait(0.5):
             pass

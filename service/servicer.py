@@ -47,6 +47,7 @@ from .score_workers import ScoreFailed, ScoreStopped, ScoreWorkers
 from .proto import pb, pb_grpc
 
 if TYPE_CHECKING:
+    from .cluster import Cluster
     from .server import ServerConfig
 
 __all__ = ["AnalysisServicer"]
@@ -66,11 +67,13 @@ class AnalysisServicer(pb_grpc.AnalysisServicer):
     """The RPCs. Each handler converts, hands the search to the pool (or to an
     advice run) and waits."""
 
-    def __init__(self, pool: SolverPool, config: ServerConfig, advice: AdviceRuns, scoring: ScoreWorkers) -> None:
+    def __init__(self, pool: SolverPool, config: ServerConfig, advice: AdviceRuns, scoring: ScoreWorkers,
+                 cluster: Cluster | None = None) -> None:
         self._pool = pool
         self._config = config
         self._advice = advice
         self._scoring = scoring
+        self._cluster = cluster
 
     def _run(self, context: grpc.ServicerContext, work: Callable[[Solver], T]) -> T:
         """Run ``work`` on a pool worker; the call's end (cancel, deadline)
@@ -112,8 +115,9 @@ class AnalysisServicer(pb_grpc.AnalysisServicer):
     def EvaluateBatch(self, request_iterator: Iterator[pb.EvaluateBatchRequest],
                       context: grpc.ServicerContext) -> Iterator[pb.EvaluateBatchResponse]:
         window = self._config.batch_window or max(64, 16 * self._pool.workers)
-        stream = BatchStream(self._pool, self._config.max_batch_items, window,
-                             message_budget=self._config.max_message_bytes // 2)
+        budget = self._config.max_message_bytes // 2
+        stream = (self._cluster.batch_stream(self._config.max_batch_items, window, budget) if self._cluster
+                  else BatchStream(self._pool, self._config.max_batch_items, window, message_budget=budget))
         if not context.add_callback(stream.cancel):
             return
         try:

@@ -15,11 +15,14 @@ requests and small descriptions of the work, never code it would not find.
   (:mod:`solver.advice.parallel`), its budget in seconds, cancel event and
   progress callback kept.
 * :func:`connect`: a client for a scheduler's address, or for ``local:N``, a
-  :class:`distributed.LocalCluster` of N worker processes on this machine.
+  :class:`distributed.LocalCluster` of N worker processes on this machine
+  (:func:`local_cluster`, with Dask's profiler off: :data:`WORKER_CONFIG`).
 
-Blocks. Work goes out in blocks of about ``block_seconds`` (0.25 s) of
-solving, sized from the time the finished blocks took per item: a Dask task
-costs about a millisecond of scheduling, which a block of that size hides.
+Blocks. Work goes out in blocks of about ``block_seconds`` (0.1 s) of
+solving, sized from the CPU time the finished blocks took per item (the
+worker thread's own time: on a loaded machine wall time would shrink the
+blocks for nothing, and every block costs the worker some): a Dask task
+costs a few milliseconds of scheduling, which a block of that size hides.
 An enumeration's block is one or more of its chunks of consecutive layouts
 (:func:`~solver.advice.parallel.exact_chunks`), so a worker's table carries
 from layout to layout. Each worker thread keeps its solvers (one per table
@@ -47,6 +50,7 @@ from __future__ import annotations
 import itertools
 import json
 import pickle
+import queue
 import threading
 import time
 import uuid
@@ -64,14 +68,18 @@ from .batch import evaluate_line
 from .engine import SearchStopped, Solver
 
 __all__ = ["DaskNotInstalled", "DaskRunError", "RunCancelled", "BatchResult", "BatchProgress", "BatchJob",
-           "DaskExecutor", "connect", "parse_address", "submit_batch", "dask_options", "cluster_threads",
-           "stopped_searches"]
+           "DaskExecutor", "QueueSource", "WORKER_CONFIG", "connect", "local_cluster", "dask_module", "parse_address", "submit_batch", "dask_options",
+           "cluster_threads", "stopped_searches"]
 
 EXTRA_HINT = 'install the dask extra: pip install "preferans-dd[dask]"'
-BLOCK_SECONDS = 0.25
-"""The solving time a block aims at: Dask's cost per task (about a millisecond
-of scheduling and transfer) is then well under 1 %."""
-FIRST_BLOCK_ITEMS = 4
+BLOCK_SECONDS = 0.1
+"""The solving time (CPU) a block aims at: Dask's cost per task (a few
+milliseconds of scheduling and transfer on a loaded machine) is then a few
+per cent; longer blocks measured no faster and leave workers idle at the
+end of a batch. Blocks
+grow to it from a few items, at most doubling from one block to the next, so
+a short batch is still spread over every worker."""
+FIRST_BLOCK_ITEMS = 64
 """Items in a batch's blocks before any block has been timed."""
 MAX_BLOCK_ITEMS = 4096
 MAX_BLOCK_LAYOUTS = 256
@@ -93,7 +101,8 @@ class RunCancelled(Exception):
     """A block of a run that was stopped (raised on the worker; never seen by callers)."""
 
 
-def _dask():
+def dask_module():
+    """The ``distributed`` module; raises :class:`DaskNotInstalled` naming the extra."""
     try:
         import distributed
     except ImportError:
@@ -119,16 +128,35 @@ def parse_address(address: str) -> int | None:
     return int(count)
 
 
+WORKER_CONFIG = {"distributed.worker.profile.enabled": False}
+"""Dask settings for the workers. Dask's statistical profiler samples every
+worker thread's stack every 10 ms and takes the GIL to do it: it doubled
+the CPU cost of a batch position (0.8 -> 1.6 ms) and halved the rate. On
+real machines: ``DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED=False dask worker ...``."""
+
+
+def local_cluster(workers: int, *, threads: int = 1, processes: bool = True) -> Any:
+    """A :class:`distributed.LocalCluster` with :data:`WORKER_CONFIG`: worker
+    processes on 127.0.0.1 (or, with ``processes`` false, threads of this
+    process on Dask's in-process transport), its status page on a free port."""
+    distributed = dask_module()
+    import dask
+
+    where = {"host": "127.0.0.1"} if processes else {}
+    with dask.config.set(WORKER_CONFIG):
+        return distributed.LocalCluster(n_workers=workers, threads_per_worker=threads, processes=processes,
+                                        dashboard_address=":0", **where)
+
+
 @contextmanager
 def connect(address: str, *, timeout: float = 10.0) -> Iterator[Any]:
     """A :class:`distributed.Client` for ``address`` (a scheduler's
     ``host:port``), or for ``local:N``: N worker processes of one thread on
     127.0.0.1, started here and stopped on exit. Waits for a first worker."""
     workers = parse_address(address)
-    distributed = _dask()
+    distributed = dask_module()
     if workers is not None:
-        with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                      dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        with local_cluster(workers) as cluster, distributed.Client(cluster) as client:
             client.wait_for_workers(workers, timeout=timeout)
             yield client
         return
@@ -244,8 +272,8 @@ def _answer(item: str | dict) -> str | dict:
 
 
 def _batch_block(run: str, items: Sequence[str | dict]) -> tuple[float, list[str | dict]]:
-    """Answer a block of batch items with this thread's solver: (seconds, answers)."""
-    start = time.perf_counter()
+    """Answer a block of batch items with this thread's solver: (CPU seconds, answers)."""
+    start = time.thread_time()
     answers = []
     with _searching_for(run, api.thread_solver()):
         for item in items:
@@ -254,7 +282,7 @@ def _batch_block(run: str, items: Sequence[str | dict]) -> tuple[float, list[str
                 answers.append(_answer(item))
             except SearchStopped:
                 raise _search_stopped(run) from None
-    return time.perf_counter() - start, answers
+    return time.thread_time() - start, answers
 
 
 def _job(run: str, blob: bytes) -> tuple[LayoutSpace, LayoutEvaluator, bool, int]:
@@ -276,8 +304,8 @@ def _job(run: str, blob: bytes) -> tuple[LayoutSpace, LayoutEvaluator, bool, int
 def _layout_block(run: str, blob: bytes, table_mib: int, exact: bool,
                   tasks: Sequence[Any]) -> tuple[float, list[TaskResult]]:
     """A block of an advice run: sampled task indices, or chunks of
-    enumerated layouts (as masks). Returns (seconds, one result per task)."""
-    start = time.perf_counter()
+    enumerated layouts (as masks). Returns (CPU seconds, one result per task)."""
+    start = time.thread_time()
     space, evaluate, masks, seed = _job(run, blob)
     solver = _thread_solver(table_mib)
     results = []
@@ -293,7 +321,7 @@ def _layout_block(run: str, blob: bytes, table_mib: int, exact: bool,
                     results.append(sample_task(space, evaluate, seed, task, solver, masks))
             except SearchStopped:
                 raise _search_stopped(run) from None
-    return time.perf_counter() - start, results
+    return time.thread_time() - start, results
 
 
 # -- the client side ---------------------------------------------------------
@@ -304,7 +332,7 @@ class _Blocks:
     collected once each by index, resubmitted when their worker was lost."""
 
     def __init__(self, client: Any, kind: str, retries: int) -> None:
-        self.distributed = _dask()
+        self.distributed = dask_module()
         self.client = client
         self.run = f"prefdd-{kind}-{uuid.uuid4().hex}"
         self.retries = retries
@@ -365,10 +393,12 @@ class _Blocks:
                 self.client.cancel(futures)
 
 
-def _block_size(per_item: float | None, seconds: float, first: int, most: int) -> int:
+def _block_size(per_item: float | None, seconds: float, last: int, most: int) -> int:
+    """Items for the next block: ``seconds`` of work at ``per_item`` each,
+    at most twice the ``last`` block (``last`` itself before any timing)."""
     if per_item is None:
-        return first
-    return max(1, min(most, int(seconds / max(per_item, 1e-6))))
+        return last
+    return max(1, min(most, 2 * last, int(seconds / max(per_item, 1e-6))))
 
 
 def _mean_time(per_item: float | None, seconds: float, items: int) -> float:
@@ -396,11 +426,57 @@ class BatchProgress:
     done: bool
 
 
-class BatchJob:
-    """A batch running on a cluster; iterate over it for :class:`BatchResult`\\ s.
-    The input is read as blocks go out, from the iterating thread."""
+class _IterSource:
+    """Batch items from an iterable, read on the iterating thread."""
 
-    def __init__(self, client: Any, requests: Iterable[str | dict], *, ordered: bool = True,
+    def __init__(self, items: Iterable[str | dict]) -> None:
+        self.items = iter(items)
+
+    def take(self, size: int, wait: bool) -> tuple[list[str | dict], bool]:
+        """Up to ``size`` items, and whether the input has ended."""
+        items = list(itertools.islice(self.items, size))
+        return items, len(items) < size
+
+
+class QueueSource:
+    """Batch items put by another thread (a network stream): a job takes
+    what has come, waiting for an item only when it has no block out, so an
+    item is answered without waiting for a block to fill. :meth:`put` blocks
+    while ``capacity`` items wait; :meth:`close` ends the input."""
+
+    _END = object()
+
+    def __init__(self, capacity: int = 1024) -> None:
+        self._queue: queue.Queue[Any] = queue.Queue(capacity)
+        self._ended = False
+
+    def put(self, item: str | dict, timeout: float | None = None) -> None:
+        self._queue.put(item, timeout=timeout)
+
+    def close(self) -> None:
+        """No more items (call once, after the last :meth:`put`)."""
+        self._queue.put(self._END)
+
+    def take(self, size: int, wait: bool) -> tuple[list[str | dict], bool]:
+        items: list[str | dict] = []
+        while len(items) < size and not self._ended:
+            try:
+                item = self._queue.get(timeout=POLL_SECONDS) if wait and not items else self._queue.get_nowait()
+            except queue.Empty:
+                break
+            if item is self._END:
+                self._ended = True
+            else:
+                items.append(item)
+        return items, self._ended
+
+
+class BatchJob:
+    """A batch running on a cluster; iterate over it for :class:`BatchResult`\\ s
+    (or over :meth:`groups` for them block by block). The input (an iterable,
+    or a :class:`QueueSource` another thread fills) is read as blocks go out."""
+
+    def __init__(self, client: Any, requests: Iterable[str | dict] | QueueSource, *, ordered: bool = True,
                  block_items: int | None = None, in_flight: int | None = None,
                  block_seconds: float = BLOCK_SECONDS, progress: Callable[[BatchProgress], None] | None = None,
                  cancel: threading.Event | None = None, retries: int = 3) -> None:
@@ -411,7 +487,7 @@ class BatchJob:
         self._requests = requests
         self._ordered = ordered
         self._block_items = block_items
-        self._in_flight = in_flight or 2 * cluster_threads(client) + 1
+        self._in_flight = in_flight or 4 * cluster_threads(client) + 1
         self._block_seconds = block_seconds
         self._callback = progress
         self._cancel = cancel or threading.Event()
@@ -435,27 +511,29 @@ class BatchJob:
         self._cancel.set()
 
     def __iter__(self) -> Iterator[BatchResult]:
+        for group in self.groups():
+            yield from group
+
+    def groups(self) -> Iterator[list[BatchResult]]:
+        """The results a finished block brings (in ordered mode: every result
+        that block lets out), one list at a time."""
         if self._started:
             raise RuntimeError("a BatchJob is iterated once")
         self._started = True
-        return self._run()
-
-    def _run(self) -> Iterator[BatchResult]:
-        source = iter(self._requests)
+        source = self._requests if isinstance(self._requests, QueueSource) else _IterSource(self._requests)
         exhausted = False
         first_item: dict[int, int] = {}     # block index -> index of its first item
         waiting: dict[int, list] = {}       # ordered: finished blocks not yet yielded
         next_block = next_yield = 0
         per_item: float | None = None
+        size = FIRST_BLOCK_ITEMS
         blocks = self._blocks
         try:
             while not self._cancel.is_set():
                 while not exhausted and self._room(next_block, next_yield):
-                    size = self._block_items or _block_size(per_item, self._block_seconds, FIRST_BLOCK_ITEMS,
-                                                            MAX_BLOCK_ITEMS)
-                    items = list(itertools.islice(source, size))
+                    size = self._block_items or _block_size(per_item, self._block_seconds, size, MAX_BLOCK_ITEMS)
+                    items, exhausted = source.take(size, wait=not blocks.pending)
                     if not items:
-                        exhausted = True
                         break
                     first_item[next_block] = self._read
                     self._read += len(items)
@@ -463,27 +541,30 @@ class BatchJob:
                     next_block += 1
                 if exhausted and not blocks.pending:
                     break
+                group: list[BatchResult] = []
                 for index, (seconds, answers) in blocks.finished(POLL_SECONDS):
                     per_item = _mean_time(per_item, seconds, len(answers))
                     self._answered += len(answers)
                     self._blocks_done += 1
                     self._report()
-                    if self._ordered:
-                        waiting[index] = answers
-                        continue
-                    start = first_item.pop(index)
-                    for offset, answer in enumerate(answers):
-                        yield BatchResult(start + offset, answer)
-                while next_yield in waiting:
-                    start = first_item.pop(next_yield)
-                    for offset, answer in enumerate(waiting.pop(next_yield)):
-                        yield BatchResult(start + offset, answer)
+                    waiting[index] = answers
+                    if not self._ordered:
+                        group.extend(self._results(index, first_item, waiting))
+                while self._ordered and next_yield in waiting:
+                    group.extend(self._results(next_yield, first_item, waiting))
                     next_yield += 1
+                if group:
+                    yield group
             self._done = not self._cancel.is_set()
             self._report()
         finally:
             if not self._done:
                 blocks.stop()
+
+    @staticmethod
+    def _results(index: int, first_item: dict[int, int], waiting: dict[int, list]) -> list[BatchResult]:
+        start = first_item.pop(index)
+        return [BatchResult(start + offset, answer) for offset, answer in enumerate(waiting.pop(index))]
 
     def _room(self, next_block: int, next_yield: int) -> bool:
         if self._ordered:   # finished blocks waiting for an earlier one count too
@@ -510,7 +591,7 @@ class DaskExecutor:
 
     def __init__(self, client: Any, *, block_seconds: float = BLOCK_SECONDS, in_flight: int | None = None,
                  retries: int = 3) -> None:
-        _dask()
+        dask_module()
         self.client = client
         self.block_seconds = block_seconds
         self.in_flight = in_flight
@@ -527,7 +608,7 @@ class DaskExecutor:
         self.last_run = blocks.run
         threads = cluster_threads(self.client)
         run = _LayoutRun(blocks, blob, options, exact, space.count(), threads,
-                         self.in_flight or 2 * threads + 1, self.block_seconds)
+                         self.in_flight or 4 * threads + 1, self.block_seconds)
         try:
             return run.exact(space) if exact else run.sample()
         finally:
@@ -587,9 +668,10 @@ class _LayoutRun:
         results: dict[int, TaskResult] = {}
         members: dict[int, list[int]] = {}     # block index -> its chunks (positions in hand-out order)
         next_chunk = next_block = prefix = done = 0
+        size = 1    # layouts in the last block
         while prefix < len(chunks):
             while next_chunk < len(chunks) and self.blocks.pending < self.in_flight:
-                wanted = _block_size(self.per_layout, self.block_seconds, 1, len(layouts))
+                wanted = _block_size(self.per_layout, self.block_seconds, size, len(layouts))
                 group, size = [], 0
                 while next_chunk < len(chunks) and (not group or size < wanted):
                     start, end = chunks[next_chunk]
@@ -623,12 +705,13 @@ class _LayoutRun:
         first_task: dict[int, int] = {}
         next_task = next_block = prefix = kept = rejected = 0
         kept_anywhere = 0    # kept among every finished task (all below next_task)
+        size = 1
         while kept < target and prefix < limit:
             while next_task < limit and self.blocks.pending < self.in_flight:
                 needed = target - kept_anywhere - (next_task - len(results))
                 if needed <= 0:
                     break
-                size = min(needed, _block_size(self.per_layout, self.block_seconds, 1, MAX_BLOCK_LAYOUTS),
+                size = min(needed, _block_size(self.per_layout, self.block_seconds, size, MAX_BLOCK_LAYOUTS),
                            limit - next_task)
                 first_task[next_block] = next_task
                 self._submit(next_block, list(range(next_task, next_task + size)))

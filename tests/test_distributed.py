@@ -103,15 +103,13 @@ def wait_until(condition, guard: float = GUARD) -> bool:  # type: ignore[no-unty
 
 
 def process_cluster(workers: int = 2) -> LocalCluster:
-    return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                        dashboard_address=None)
+    return sd.local_cluster(workers)
 
 
 @pytest.fixture(scope="module")
 def threads() -> Iterable[Client]:
     """One worker of 2 threads in this process (Dask's in-process transport)."""
-    with LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
-                      dashboard_address=None) as cluster, Client(cluster) as client:
+    with sd.local_cluster(1, threads=2, processes=False) as cluster, Client(cluster) as client:
         yield client
 
 
