@@ -38,3 +38,17 @@ def run_rounds(benchmark: Any, solver: Solver, jobs: Sequence[Any],
 def run_set(benchmark: Any, bench: BenchSet) -> None:
     """One of the seeded sets of sets.py, one job a round."""
     run_rounds(benchmark, bench.solver(), bench.jobs(), bench.work)
+
+
+def write_summary(request, title: str, lines: list[str]) -> None:  # type: ignore[no-untyped-def]
+    """Print a module's numbers at the end of the run under ``title``
+    (pytest-benchmark keeps extra_info only in its JSON)."""
+    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
+    capture = request.config.pluginmanager.get_plugin("capturemanager")
+    if reporter is None or capture is None or not lines:
+        return
+    with capture.global_and_fixture_disabled():
+        reporter.write_line("")
+        reporter.write_line(title)
+        for line in lines:
+            reporter.write_line("  " + line)

@@ -25,6 +25,8 @@ from typing import Iterator
 
 import pytest
 
+from harness import write_summary
+
 from deals import random_deal
 from solver import Deal
 from solver.batch import evaluate_line
@@ -58,15 +60,7 @@ def cpu_seconds(pids: list[int]) -> float:
 @pytest.fixture(scope="module", autouse=True)
 def print_summary(request: pytest.FixtureRequest) -> Iterator[None]:
     yield
-    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
-    capture = request.config.pluginmanager.get_plugin("capturemanager")
-    if reporter is None or capture is None or not SUMMARY:
-        return
-    with capture.global_and_fixture_disabled():
-        reporter.write_line("")
-        reporter.write_line("Dask LocalCluster batches (loopback, worker processes of 1 thread):")
-        for line in SUMMARY:
-            reporter.write_line("  " + line)
+    write_summary(request, "Dask LocalCluster batches (loopback, worker processes of 1 thread):", SUMMARY)
 
 
 @pytest.fixture(scope="module")

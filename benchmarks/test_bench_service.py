@@ -33,8 +33,11 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Iterator
+from urllib.parse import urlsplit
 
 import pytest
+
+from harness import write_summary
 
 from deals import random_deal
 from solver import Deal
@@ -66,7 +69,8 @@ def to_item(request: dict) -> BatchItem:
 
 
 class ServeProcess:
-    """``prefdd serve`` on 127.0.0.1 and a free port, for one module."""
+    """``prefdd serve`` on 127.0.0.1 and a free port, for one module
+    (``http_port``: the HTTP API's, when ``--http-port`` is among ``args``)."""
 
     def __init__(self, *args: str) -> None:
         self.process = subprocess.Popen(
@@ -77,6 +81,7 @@ class ServeProcess:
             entry = json.loads(line)
             if entry.get("event") == "listening":
                 self.port = int(entry["port"])
+                self.http_port = urlsplit(entry["http"]).port if entry.get("http") else None
                 break
         else:
             raise RuntimeError("prefdd serve did not start")
@@ -97,15 +102,7 @@ def print_summary(request: pytest.FixtureRequest) -> Iterator[None]:
     """The service numbers at the end of the module (pytest-benchmark keeps
     extra_info only in its JSON)."""
     yield
-    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
-    capture = request.config.pluginmanager.get_plugin("capturemanager")
-    if reporter is None or capture is None or not SUMMARY:
-        return
-    with capture.global_and_fixture_disabled():
-        reporter.write_line("")
-        reporter.write_line(f"gRPC service (loopback, --workers {WORKERS}):")
-        for line in SUMMARY:
-            reporter.write_line("  " + line)
+    write_summary(request, f"gRPC service (loopback, --workers {WORKERS}):", SUMMARY)
 
 
 @pytest.fixture(scope="module")

@@ -23,18 +23,17 @@ import json
 import os
 import re
 import shutil
-import signal
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
 from typing import Iterator
-from urllib.parse import urlsplit
 
 import pytest
 
-from test_bench_service import WORKERS, batch_requests, in_process_round, process_cpu
+from harness import write_summary
+
+from test_bench_service import WORKERS, ServeProcess, batch_requests, in_process_round, process_cpu
 
 pytest.importorskip("uvicorn")
 
@@ -44,36 +43,9 @@ CLIENTS = 4
 SUMMARY: list[str] = []
 
 
-class HttpServe:
-    """``prefdd serve --no-grpc`` with the HTTP API on a free port."""
-
-    def __init__(self) -> None:
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "solver.cli", "serve", "--host", "127.0.0.1", "--no-grpc", "--http-port", "0",
-             "--workers", str(WORKERS)],
-            stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
-        assert self.process.stderr is not None
-        for line in self.process.stderr:
-            entry = json.loads(line)
-            if entry.get("event") == "listening":
-                self.port = urlsplit(entry["http"]).port
-                break
-        else:
-            raise RuntimeError("prefdd serve did not start")
-        threading.Thread(target=lambda: [None for _ in self.process.stderr], daemon=True).start()  # type: ignore[union-attr]
-
-    def stop(self) -> None:
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            self.process.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-
-
 @pytest.fixture(scope="module")
-def server() -> Iterator[HttpServe]:
-    process = HttpServe()
+def server() -> Iterator[ServeProcess]:
+    process = ServeProcess("--no-grpc", "--http-port", "0", "--workers", str(WORKERS))
     try:
         yield process
     finally:
@@ -83,15 +55,7 @@ def server() -> Iterator[HttpServe]:
 @pytest.fixture(scope="module", autouse=True)
 def print_summary(request: pytest.FixtureRequest) -> Iterator[None]:
     yield
-    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
-    capture = request.config.pluginmanager.get_plugin("capturemanager")
-    if reporter is None or capture is None or not SUMMARY:
-        return
-    with capture.global_and_fixture_disabled():
-        reporter.write_line("")
-        reporter.write_line(f"HTTP/JSON API (loopback, --workers {WORKERS}, {CLIENTS} keep-alive connections):")
-        for line in SUMMARY:
-            reporter.write_line("  " + line)
+    write_summary(request, f"HTTP/JSON API (loopback, --workers {WORKERS}, {CLIENTS} keep-alive connections):", SUMMARY)
 
 
 def http_round(port: int, requests: list[dict]) -> int:
@@ -152,7 +116,7 @@ def wrk_round(port: int, requests: list[dict], folder: Path) -> float:
 
 
 @pytest.mark.skipif(shutil.which("wrk") is None, reason="wrk is not installed (apt-get install wrk)")
-def test_api_solve_throughput_wrk(benchmark, server: HttpServe, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_api_solve_throughput_wrk(benchmark, server: ServeProcess, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     chunks = iter([batch_requests(WRK_POSITIONS, f"wrk-round-{k}") for k in range(ROUNDS)])
     rates: dict[str, list[float]] = {"in_process": [], "wrk": []}
 
@@ -161,7 +125,7 @@ def test_api_solve_throughput_wrk(benchmark, server: HttpServe, tmp_path: Path) 
         start = time.perf_counter()
         assert in_process_round(requests) == len(requests)
         rates["in_process"].append(len(requests) / (time.perf_counter() - start))
-        rates["wrk"].append(wrk_round(server.port, requests, tmp_path))
+        rates["wrk"].append(wrk_round(server.http_port, requests, tmp_path))
 
     benchmark.pedantic(one_round, rounds=ROUNDS, iterations=1, warmup_rounds=0)
     mean = {name: sum(values) / len(values) for name, values in rates.items()}
@@ -172,11 +136,11 @@ def test_api_solve_throughput_wrk(benchmark, server: HttpServe, tmp_path: Path) 
                    "(target >= 80%)")
 
 
-def test_api_solve_throughput(benchmark, server: HttpServe) -> None:  # type: ignore[no-untyped-def]
+def test_api_solve_throughput(benchmark, server: ServeProcess) -> None:  # type: ignore[no-untyped-def]
     chunks = iter([batch_requests(POSITIONS_PER_ROUND, f"web-round-{k}") for k in range(ROUNDS)])
     elapsed = {"in_process": 0.0, "http": 0.0}
     cpu = dict.fromkeys(elapsed, 0.0)
-    runs = (("in_process", in_process_round), ("http", lambda r: http_round(server.port, r)))
+    runs = (("in_process", in_process_round), ("http", lambda r: http_round(server.http_port, r)))
 
     def one_round() -> None:
         requests = next(chunks)
