@@ -72,3 +72,13 @@ def realistic_positions(count: int, contract_kind: str, seed: int = 2027,
                 best = (score, position)
         positions.append(best[1])
     return positions
+
+
+CONTRACTS = ("6s", "6c", "6d", "6h", "6nt", "misere")
+
+
+def batch_requests(count: int, seed: str) -> list[dict]:
+    """Fresh full deals (the declarer has discarded: no talon), mixed contracts."""
+    rng = random.Random(seed)
+    return [{"deal": str(Deal(random_deal(rng).hands)), "contract": rng.choice(CONTRACTS),
+             "declarer": rng.randrange(3), "leader": 0, "id": str(i)} for i in range(count)]

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import os
-import random
 import time
 from typing import Iterator
 
@@ -27,8 +26,7 @@ import pytest
 
 from harness import write_summary
 
-from deals import random_deal
-from solver import Deal
+from deals import batch_requests
 from solver.batch import evaluate_line
 from solver.cli import ordered_map
 
@@ -37,14 +35,11 @@ from solver import distributed as sd  # noqa: E402
 
 ROUNDS = 3
 POSITIONS_PER_ROUND = 2000
-CONTRACTS = ("6s", "6c", "6d", "6h", "6nt", "misere")
 SUMMARY: list[str] = []
 
 
 def batch_lines(count: int, seed: str) -> list[str]:
-    rng = random.Random(seed)
-    return [json.dumps({"deal": str(Deal(random_deal(rng).hands)), "contract": rng.choice(CONTRACTS),
-                        "declarer": rng.randrange(3), "id": i}) for i in range(count)]
+    return [json.dumps(request) for request in batch_requests(count, seed)]
 
 
 def cpu_seconds(pids: list[int]) -> float:

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import json
 import os
-import random
 import signal
 import subprocess
 import sys
@@ -39,8 +38,7 @@ import pytest
 
 from harness import write_summary
 
-from deals import random_deal
-from solver import Deal
+from deals import batch_requests
 from solver.batch import evaluate, evaluate_line
 from solver.cli import ordered_map
 
@@ -52,15 +50,7 @@ ROUNDS = 3
 POSITIONS_PER_ROUND = 1500
 LATENCY_CLIENTS = 8
 CALLS_PER_CLIENT = 25
-CONTRACTS = ("6s", "6c", "6d", "6h", "6nt", "misere")
 SUMMARY: list[str] = []
-
-
-def batch_requests(count: int, seed: str) -> list[dict]:
-    """Fresh full deals (the declarer has discarded: no talon), mixed contracts."""
-    rng = random.Random(seed)
-    return [{"deal": str(Deal(random_deal(rng).hands)), "contract": rng.choice(CONTRACTS),
-             "declarer": rng.randrange(3), "leader": 0, "id": str(i)} for i in range(count)]
 
 
 def to_item(request: dict) -> BatchItem:
@@ -151,6 +141,21 @@ def process_cpu(server_pid: int) -> float:
     return time.process_time() + (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def alternate(benchmark, server_pid: int, chunks, runs, elapsed: dict, cpu: dict) -> None:  # type: ignore[no-untyped-def]
+    """ROUNDS rounds; each runs the next chunk of requests through every way
+    of ``runs`` in turn, adding up each way's wall time and CPU time (this
+    process and the server's)."""
+    def one_round() -> None:
+        requests = next(chunks)
+        for name, run in runs:
+            start, cpu_start = time.perf_counter(), process_cpu(server_pid)
+            assert run(requests) == len(requests)
+            elapsed[name] += time.perf_counter() - start
+            cpu[name] += process_cpu(server_pid) - cpu_start
+
+    benchmark.pedantic(one_round, rounds=ROUNDS, iterations=1, warmup_rounds=0)
+
+
 def test_batch_throughput(benchmark, server: ServeProcess,  # type: ignore[no-untyped-def]
                           client: AnalysisClient) -> None:
     """Each round runs the same fresh positions in process and through the
@@ -162,15 +167,7 @@ def test_batch_throughput(benchmark, server: ServeProcess,  # type: ignore[no-un
     runs = (("in_process", in_process_round), ("in_process_unordered", in_process_unordered_round),
             ("grpc", lambda r: grpc_round(client, r)))
 
-    def one_round() -> None:
-        requests = next(chunks)
-        for name, run in runs:
-            start, cpu_start = time.perf_counter(), process_cpu(server.process.pid)
-            assert run(requests) == len(requests)
-            elapsed[name] += time.perf_counter() - start
-            cpu[name] += process_cpu(server.process.pid) - cpu_start
-
-    benchmark.pedantic(one_round, rounds=ROUNDS, iterations=1, warmup_rounds=0)
+    alternate(benchmark, server.process.pid, chunks, runs, elapsed, cpu)
     positions = ROUNDS * POSITIONS_PER_ROUND
     rates = {name: positions / seconds for name, seconds in elapsed.items()}
     ratio = rates["grpc"] / rates["in_process"]

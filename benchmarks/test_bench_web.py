@@ -33,7 +33,8 @@ import pytest
 
 from harness import write_summary
 
-from test_bench_service import WORKERS, ServeProcess, batch_requests, in_process_round, process_cpu
+from deals import batch_requests
+from test_bench_service import WORKERS, ServeProcess, alternate, in_process_round
 
 pytest.importorskip("uvicorn")
 
@@ -142,15 +143,7 @@ def test_api_solve_throughput(benchmark, server: ServeProcess) -> None:  # type:
     cpu = dict.fromkeys(elapsed, 0.0)
     runs = (("in_process", in_process_round), ("http", lambda r: http_round(server.http_port, r)))
 
-    def one_round() -> None:
-        requests = next(chunks)
-        for name, run in runs:
-            start, cpu_start = time.perf_counter(), process_cpu(server.process.pid)
-            assert run(requests) == len(requests)
-            elapsed[name] += time.perf_counter() - start
-            cpu[name] += process_cpu(server.process.pid) - cpu_start
-
-    benchmark.pedantic(one_round, rounds=ROUNDS, iterations=1, warmup_rounds=0)
+    alternate(benchmark, server.process.pid, chunks, runs, elapsed, cpu)
     positions = ROUNDS * POSITIONS_PER_ROUND
     rates = {name: positions / seconds for name, seconds in elapsed.items()}
     ratio = rates["http"] / rates["in_process"]
