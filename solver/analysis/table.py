@@ -133,7 +133,9 @@ def discard_table(deal: Deal | str, *, leader: int = 0, solver: Solver | None = 
     """Every seat as the declarer taking the talon: best tricks per strain and
     misère with a best discard each, and the highest contract he could make.
     ``workers`` threads share the searches (1: all on the calling thread,
-    with ``solver``)."""
+    with ``solver``; the others use their own solvers, every enhancement on).
+    A stop requested on ``solver`` ends the table once each other thread has
+    finished the search it is in."""
     deal = Deal.coerce(deal)
     if deal.talon is None:
         raise AnalysisError("the deal's table needs the talon: give three hands and the talon")
@@ -147,13 +149,13 @@ def discard_table(deal: Deal | str, *, leader: int = 0, solver: Solver | None = 
 
     def drain(own: Solver | None) -> None:
         """Search until no job is left (or another thread failed)."""
-        use = own if own is not None else thread_solver()
         while not failed.is_set():
             try:
                 seat, c = jobs.get_nowait()
             except queue.Empty:
                 return
             try:
+                use = own if own is not None else thread_solver()   # made only by a thread that searches
                 best = best_discard(deal, seat, CONTRACTS[c], leader=leader, all_discards=False, solver=use)
             except BaseException:
                 failed.set()
