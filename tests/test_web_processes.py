@@ -15,10 +15,10 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from solver.batch import evaluate
 from solver.engine import OPT_NONE
 from service.server import ServerConfig
 
+from conftest import batch_answer as evaluate
 from service_support import GUARD, ServeProcess, random_deal, running_server, wait_until
 from test_web_api import Api
 
