@@ -3,8 +3,8 @@
 Positions per second of a ``prefdd serve --no-grpc --http-port 0 --workers 2``
 process, fed by CLIENTS threads each holding one keep-alive connection and
 posting one batch request object per call, against the in-process batch rate
-(``prefdd batch --workers 2``'s code path, ``ordered_map`` over
-``evaluate_line``) on the same fresh positions, the two run alternately.
+(``prefdd batch --workers 2 FILE``'s code path, ``solver.cli.batch_answers``)
+on the same fresh positions, the two run alternately.
 Target: ≥ 80 %.
 
 The Python client threads share the two cores with the server, and
