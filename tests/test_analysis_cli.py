@@ -52,6 +52,18 @@ def test_table_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert answer["allpass"]["player_tricks"] == list(allpass_values(FULL).tricks)
 
 
+def test_table_workers_give_the_same_answer(capsys: pytest.CaptureFixture[str]) -> None:
+    answers = []
+    for workers in ("1", "2"):
+        status, out, _ = run(capsys, "analyze", FULL, "--json", "--workers", workers)
+        assert status == 0
+        answers.append(json.loads(out))
+    assert answers[0] == answers[1]
+    with pytest.raises(SystemExit) as exited:
+        main(["analyze", FULL, "--workers", "0"])
+    assert exited.value.code == 2 and "--workers: must be at least 1" in capsys.readouterr().err
+
+
 def test_contract_with_played_cards_lists_the_mistakes(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "analyze", FULL, "--declarer", "1", "--contract", "6c", "--played", "7s Ks")
     assert status == 0
