@@ -2,8 +2,8 @@
 
 * ``EvaluateBatch`` throughput: positions per second of a `prefdd serve
   --workers 2` process fed one stream by the typed client, against the
-  in-process batch rate (``prefdd batch --workers 2``'s own code path,
-  ``ordered_map`` over ``evaluate_line``) on the same positions, the two run
+  in-process batch rate (``prefdd batch --workers 2 FILE``'s own code path,
+  ``solver.cli.batch_answers``) on the same positions, the two run
   alternately. Target: ≥ 80 %.
 * ``Solve`` latency under 8 concurrent clients (threads, one channel each,
   sequential calls): p50 and p99.
@@ -15,7 +15,7 @@ service's overhead.
 
 Every round uses positions not seen before (fresh random full deals), so
 the server's long-lived workers profit from no table warmed by an earlier
-round (``ordered_map`` starts fresh threads, so fresh tables, each time).
+round (``batch_answers`` starts fresh threads, so fresh tables, each time).
 Bounded: a few thousand positions and a few hundred calls, one server process
 that is stopped at the end.
 
@@ -39,8 +39,9 @@ import pytest
 from harness import write_summary
 
 from deals import batch_requests
-from solver.batch import evaluate, evaluate_line
-from solver.cli import ordered_map
+from solver.analysis.batch import evaluate
+from solver.api import thread_solver
+from solver.cli import BATCH_CHUNK, batch_answers
 
 pytest.importorskip("grpc")
 from service.client import AnalysisClient, BatchItem  # noqa: E402
@@ -114,16 +115,16 @@ def client(server: ServeProcess) -> Iterator[AnalysisClient]:
 def in_process_round(requests: list[dict]) -> int:
     """``prefdd batch --workers 2``'s code path on JSON lines."""
     lines = [json.dumps(r) for r in requests]
-    answers = [json.loads(a) for a in ordered_map(evaluate_line, lines, WORKERS)]
+    answers = [json.loads(a) for chunk in batch_answers(lines, WORKERS, BATCH_CHUNK) for a in chunk]
     assert all("declarer_tricks" in a for a in answers)
     return len(answers)
 
 
 def in_process_unordered_round(requests: list[dict]) -> int:
-    """``solver.batch.evaluate`` on WORKERS fresh threads, every request queued
-    at once: no JSON, no head-of-line blocking; the upper bound."""
+    """``solver.analysis.batch.evaluate`` on WORKERS fresh threads, every
+    request queued at once: no JSON, no head-of-line blocking; the upper bound."""
     with ThreadPoolExecutor(max_workers=WORKERS) as pool:
-        answers = list(pool.map(evaluate, requests))
+        answers = list(pool.map(lambda request: evaluate(request, thread_solver()), requests))
     assert all("declarer_tricks" in a for a in answers)
     return len(answers)
 

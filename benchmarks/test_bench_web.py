@@ -4,8 +4,8 @@ Positions per second of ``prefdd serve --no-grpc --http-port 0 --workers 2
 --http-processes 2`` (two HTTP processes, one solver each: the same two
 solvers as the in-process batch), fed by CLIENTS threads each holding one
 keep-alive connection and posting one batch request object per call, against
-the in-process batch rate (``prefdd batch --workers 2``'s code path,
-``ordered_map`` over ``evaluate_line``) on the same fresh positions, the ways
+the in-process batch rate (``prefdd batch --workers 2 FILE``'s code path,
+``solver.cli.batch_answers``) on the same fresh positions, the ways
 run alternately. Target: ≥ 80 %. The same server with HTTP in its own process
 (``--http-processes 1``, the default, on the pool gRPC uses) is measured by
 ``wrk`` alongside, for reference.
