@@ -39,15 +39,11 @@ from ..position import Position
 from ..scoring import (AllPassOutcome, ContractOutcome, Convention, DealOutcome, Decision, MisereOutcome, Records,
                        ScoringError, record_value, score_deal)
 from .allpass import AllPassLine, AllPassValues, allpass_line, allpass_values
-from .discard import AnalysisError, BestDiscard, best_discard
+from .discard import AnalysisError, AnalysisTypeError, BestDiscard, best_discard
 from .play import PlayAnalysis, analyze_play
 from .table import DiscardTable, discard_table
 
-__all__ = ["AnalysisTypeError", "DealAnalysis", "DealRequest", "DealScore", "RecordScore", "ScoringPlan", "analyze_deal", "SEAT_PLAYERS"]
-
-class AnalysisTypeError(AnalysisError, TypeError):
-    """An argument of the wrong type (not a DealRequest, a flag not a bool, ...)."""
-
+__all__ = ["DealAnalysis", "DealRequest", "DealScore", "RecordScore", "ScoringPlan", "analyze_deal", "SEAT_PLAYERS"]
 
 SEAT_PLAYERS = ("0", "1", "2")
 """Player names of a :class:`ScoringPlan`'s score: the seats."""
@@ -211,14 +207,14 @@ def analyze_deal(request: DealRequest, solver: Solver | None = None) -> DealAnal
     best = None
     if r.deal.talon is not None:
         best = best_discard(r.deal, r.declarer, r.contract, leader=r.leader, solver=solver)
-    play = _play(r, r.declarer, solver)
+    play = _play(r, r.declarer, solver, best)
     score, omitted = _score(r, r.declarer, _end_tricks(play), "")
     return DealAnalysis(r.deal, r.contract, best=best, play=play, score=score, score_omitted=omitted)
 
 
-def _play(r: DealRequest, declarer: int, solver: Solver) -> PlayAnalysis:
+def _play(r: DealRequest, declarer: int, solver: Solver, best: BestDiscard | None = None) -> PlayAnalysis:
     assert r.contract is not None
-    options = {}
+    options: dict[str, object] = {"best": best}
     if r.contract.kind is ContractKind.ALLPASS:
         options = dict(talon_leads=r.talon_leads, four_players=r.four_players)
     return analyze_play(r.deal, declarer, r.contract, r.played, discard=r.discard, leader=r.leader,

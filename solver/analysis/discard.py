@@ -28,6 +28,7 @@ from ..position import PositionError
 
 __all__ = [
     "AnalysisError",
+    "AnalysisTypeError",
     "BestDiscard",
     "best_discard",
     "declarer_pool",
@@ -40,6 +41,10 @@ __all__ = [
 class AnalysisError(ValueError):
     """An analysis that cannot be made from what was given (no talon for a
     discard, a discard the declarer does not hold, ...)."""
+
+
+class AnalysisTypeError(AnalysisError, TypeError):
+    """An argument of the wrong type (not a DealRequest, a flag not a bool, ...)."""
 
 
 def _deal(deal: Deal | str) -> Deal:
