@@ -53,7 +53,7 @@ def test_a_solve_request_checks_its_position_once(client: AnalysisClient, checke
 
 
 def test_a_batch_request_checks_its_position_once(checked: list[Position]) -> None:
-    answer = evaluate({"deal": DEAL, "contract": "6c", "declarer": 1, "cards": True})
+    answer = evaluate({"deal": DEAL, "contract": "6c", "declarer": 1, "cards": True}, Solver(table_mib=1))
     assert answer["card_values"]
     assert len(checked) == 1
 

@@ -29,7 +29,7 @@ from solver.analysis.cli import deal_request
 from solver.analysis.deal import analyze_deal
 from solver.analysis.jsonio import deal_analysis_json
 from solver.analysis.discard import deal_after_discard
-from solver.batch import evaluate
+from solver.analysis.batch import evaluate
 from solver.engine import Solver
 from solver.notation import Contract, ContractKind, Deal, Hand, seat_field
 from solver.position import Position
@@ -118,7 +118,7 @@ def _options(body: dict[str, Any]) -> dict[str, Any]:
 def solve(body: Any, solver: Solver) -> dict[str, Any]:
     """``prefdd batch``: the answer object of one batch request."""
     request = _object(body)
-    answer = evaluate(request)  # on a pool worker, whose thread solver is ``solver``
+    answer = evaluate(request, solver)
     if "id" in request:
         answer = {"id": request["id"], **answer}
     return answer

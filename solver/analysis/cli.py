@@ -23,6 +23,7 @@ from typing import Any, Callable, TypeVar
 
 from ..engine import Solver
 from .. import cli_args
+from ..advice.parallel import default_workers
 from ..notation import SEAT_NAMES, SUIT_SYMBOLS, Contract, ContractKind, Deal, Hand
 from .deal import DealAnalysis, DealRequest, RecordScore, analyze_deal
 from .discard import AnalysisError, BestDiscard
@@ -195,6 +196,14 @@ def _record_scoring(record: GameRecord) -> tuple[RecordScore | None, str]:
         return None, str(error)
 
 
+def table_workers(args: argparse.Namespace) -> int:
+    """The deal's table's threads: ``--workers``, else every core (callers
+    without the option, such as the web service's, search on one)."""
+    if not hasattr(args, "workers"):
+        return 1
+    return args.workers if args.workers is not None else default_workers()
+
+
 def deal_request(args: argparse.Namespace, files: bool = False) -> tuple[DealRequest, GameRecord]:
     """The analysis the parsed arguments ask for, and the deal's record (the
     deal is text in any record form; ``files``: it may name a file)."""
@@ -206,7 +215,7 @@ def deal_request(args: argparse.Namespace, files: bool = False) -> tuple[DealReq
         if args.played or args.discard is not None or args.declarer is not None:
             raise AnalysisError("--declarer, --discard and --played need --contract")
         # The table's all-pass values are always from the start with talon leads.
-        return DealRequest(deal, scoring=scoring, score_omitted=omitted), record
+        return DealRequest(deal, scoring=scoring, score_omitted=omitted, table_workers=table_workers(args)), record
     if contract.kind is ContractKind.ALLPASS:
         if args.discard is not None:
             raise AnalysisError("all-pass has no discard")
@@ -291,6 +300,9 @@ def register(subparsers: Any) -> None:
                         help="all-pass: the talon does not lead the first two tricks")
     parser.add_argument("--four-players", action="store_true",
                         help="all-pass: the sitting dealer owns the talon tricks")
+    parser.add_argument("--workers", type=cli_args.workers,
+                        help="solver threads for the deal's table (default: every core; at most "
+                             f"{cli_args.max_workers()})")
     parser.add_argument("--json", action="store_true", help="JSON output")
     parser.add_argument("--html", metavar="FILE", help="also write a self-contained HTML report to FILE")
     parser.add_argument("--lang", choices=LANGUAGES, default="en", help="the HTML report's language (en, ru)")

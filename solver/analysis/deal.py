@@ -131,6 +131,8 @@ class DealRequest:
     scoring: Scoring | None = None
     score_omitted: str = ""
     """Why there will be no score, when the front end knows already."""
+    table_workers: int = 1
+    """Threads sharing the deal's table (no contract): see :func:`discard_table`."""
 
     def __post_init__(self) -> None:
         """The deal and the contract as objects (text is read), the seats and
@@ -189,7 +191,9 @@ def analyze_deal(request: DealRequest, solver: Solver | None = None) -> DealAnal
     if r.contract is None:
         if r.declarer is not None or r.discard is not None or r.played:
             raise AnalysisError("a declarer, a discard or cards played need a contract")
-        table = discard_table(r.deal, leader=r.leader, solver=solver) if r.deal.talon is not None else None
+        table = None
+        if r.deal.talon is not None:
+            table = discard_table(r.deal, leader=r.leader, solver=solver, workers=r.table_workers)
         start = Position.start(r.deal, ALLPASS, 0, r.leader, talon_leads=r.talon_leads,
                                four_players=r.four_players)
         values = allpass_values(start, solver=solver)
