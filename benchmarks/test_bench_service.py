@@ -136,10 +136,20 @@ def grpc_round(client: AnalysisClient, requests: list[dict]) -> int:
 
 
 def process_cpu(server_pid: int) -> float:
-    """CPU seconds used so far by this process and the server process (Linux /proc)."""
-    with open(f"/proc/{server_pid}/stat", encoding="ascii") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-    return time.process_time() + (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """CPU seconds used so far by this process and the server process with
+    its live child processes (its HTTP processes, say; Linux /proc)."""
+    return time.process_time() + _tree_cpu(server_pid)
+
+
+def _tree_cpu(pid: int) -> float:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        children = [int(child) for task in os.listdir(f"/proc/{pid}/task")
+                    for child in open(f"/proc/{pid}/task/{task}/children", encoding="ascii").read().split()]
+    except OSError:  # it has just ended
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK") + sum(_tree_cpu(c) for c in children)
 
 
 def alternate(benchmark, server_pid: int, chunks, runs, elapsed: dict, cpu: dict) -> None:  # type: ignore[no-untyped-def]
