@@ -55,7 +55,7 @@ from ..notation import Contract, ContractKind, Deal, Hand, NotationError, Notati
 from ..position import Position
 from ..scoring import SOCHI, Convention
 from .errors import AdviceError, AdviceTypeError, require_type
-from .layouts import LayoutSpace
+from .layouts import LayoutSpace, misere_only
 from .parallel import LayoutRun, RunOptions, RunStats, run_layouts
 from .play import OutcomeKey, discard_classes, made, split_tricks
 from .stats import Estimate, Number, merge_units, sureness
@@ -402,10 +402,10 @@ def _optimism(request: BidRequest, best: ContractAdvice, seed: int) -> Optimism:
     if request.after_talon:
         assert best.discard is not None
         kept, discard = request.hand - best.discard, best.discard
-        space = LayoutSpace(request.hidden, (size, size), (Hand(0), Hand(0)))
+        space = LayoutSpace(request.hidden, (size, size), (Hand(0), Hand(0)), misere_only((contract,)))
         seated = lambda parts: (_seated(request, kept, parts), discard)  # noqa: E731
     else:
-        space = LayoutSpace(request.hidden, (2, size, size), (Hand(0), Hand(0), Hand(0)))
+        space = LayoutSpace(request.hidden, (2, size, size), (Hand(0), Hand(0), Hand(0)), misere_only((contract,)))
         seated = lambda parts: (_seated(request, request.hand, parts[1:]), parts[0])  # noqa: E731
     return measure_optimism(contract, request.seat, space, seated, request.single_dummy, seed,
                             leader=request.leader, prior=request.prior_tricks[request.seat], values=values,
@@ -439,8 +439,8 @@ def _outcome(request: BidRequest, position: Position, solver: Solver, value: int
 def _advise_before_talon(request: BidRequest, options: RunOptions, seen: dict[tuple[int, ...], tuple]) -> BidAdvice:
     """The 10-card question (``seen`` gets each layout's outcome key)."""
     size = request.hand_size
-    space = LayoutSpace(request.hidden, (2, size, size), (Hand(0), Hand(0), Hand(0)))
     kinds = request.kinds
+    space = LayoutSpace(request.hidden, (2, size, size), (Hand(0), Hand(0), Hand(0)), misere_only(kinds))
 
     def evaluate(parts: tuple[Hand, ...], solver: Solver) -> dict[Hashable, Number]:
         deal = Deal(_seated(request, request.hand, parts[1:]), parts[0])
@@ -516,8 +516,8 @@ def _with_pass(advice: BidAdvice, reader: "_Reader", best_slot: int, pass_slot: 
 
 def _advise_after_talon(request: BidRequest, options: RunOptions) -> BidAdvice:
     size = request.hand_size
-    space = LayoutSpace(request.hidden, (size, size), (Hand(0), Hand(0)))
     kinds = request.kinds
+    space = LayoutSpace(request.hidden, (size, size), (Hand(0), Hand(0)), misere_only(kinds))
     classes = discard_classes(request.hand, [request.hidden])
     discards = [members[0] for members in classes]
 
