@@ -354,7 +354,7 @@ def _with_conservative(advice: BidAdvice, options: RunOptions, seen: dict[tuple[
     if skipped is not None:
         return replace(advice, notes=advice.notes + (f"conservative figure (blind discard) not measured: {skipped}",))
     size = request.hand_size
-    space = LayoutSpace(request.hidden, (2, size, size), (Hand(0), Hand(0), Hand(0)))
+    space = LayoutSpace(request.hidden, (2, size, size), (Hand(0), Hand(0), Hand(0)), misere_only(request.kinds))
 
     def measure(contract: Contract) -> Optimism | None:
         slot = request.kinds.index(contract_kind(contract))
