@@ -1,6 +1,8 @@
 """The HTTP/JSON API against a real server on 127.0.0.1 (``start_server`` with
 ``http_port=0``, as ``prefdd serve --http-port`` runs it) and a real HTTP
-client (``http.client`` over one keep-alive connection)."""
+client (``http.client`` over one keep-alive connection); every call both ways
+the server can serve it: from its own process, and from two HTTP processes
+(``--http-processes 2``, :mod:`service.web.processes`)."""
 from __future__ import annotations
 
 import http.client
@@ -12,10 +14,9 @@ from typing import Any, Iterator
 
 import pytest
 
-from solver.batch import evaluate
 from solver.scoring.jsonio import handle_request
 
-from conftest import load_jsonl, shared_file
+from conftest import batch_answer, load_jsonl, shared_file
 from service_support import LOOPBACK, random_deal, running_server, wait_until
 
 DEAL = "AQ7.K98.KT.QJ K.AQ7.AQ7.T87 JT98.JT.98.A9 ..J.K"
@@ -45,9 +46,12 @@ class Api:
         return status, json.loads(data)
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[Any]:
-    with running_server(http_port=0, workers=2, max_advice_layouts=50_000) as running:
+PROCESSES = [pytest.param(1, id="one-process"), pytest.param(2, id="two-processes")]
+
+
+@pytest.fixture(scope="module", params=PROCESSES)
+def server(request: pytest.FixtureRequest) -> Iterator[Any]:
+    with running_server(http_port=0, workers=2, max_advice_layouts=50_000, http_processes=request.param) as running:
         yield running
 
 
@@ -79,7 +83,7 @@ def test_solve_answers_the_batch_answer_for_every_reference_line(api: Api) -> No
         request = {**line, "cards": index % 2 == 0, "id": index}
         status, answer = api.post("solve", request)
         assert status == 200
-        assert answer == {"id": index, **evaluate(request)}
+        assert answer == {"id": index, **batch_answer(request)}
 
 
 def test_solve_bad_input_is_400_with_the_batch_message(api: Api) -> None:
@@ -87,7 +91,7 @@ def test_solve_bad_input_is_400_with_the_batch_message(api: Api) -> None:
     status, answer = api.post("solve", request)
     assert status == 400
     with pytest.raises(ValueError) as error:
-        evaluate(request)
+        batch_answer(request)
     assert answer == {"error": str(error.value)}
 
 
@@ -206,6 +210,7 @@ def test_request_id_is_echoed_and_made_when_missing(api: Api) -> None:
     assert len(headers["x-request-id"]) == 16
 
 
+@pytest.mark.parametrize("server", [1], indirect=True)  # the pool's counters; HTTP processes: test_web_processes
 def test_a_deadline_stops_the_search_and_answers_504(server: Any, api: Api) -> None:
     before = server.pool.stats()
     fresh = str(random_deal(20261201))  # no table has seen it: its analysis takes tens of milliseconds
@@ -235,19 +240,21 @@ def test_the_page_and_its_module_are_served(api: Api) -> None:
     assert status == 200 and b"/api/v1/position" in script
 
 
-def test_token_is_required_when_configured() -> None:
-    with running_server(http_port=0, workers=1, auth_token=TOKEN) as running:
+@pytest.mark.parametrize("processes", PROCESSES)
+def test_token_is_required_when_configured(processes: int) -> None:
+    with running_server(http_port=0, workers=1, auth_token=TOKEN, http_processes=processes) as running:
         request = {"deal": DEAL, "contract": "6h", "declarer": 1}
         status, answer = Api(running.http.port).post("solve", request)
         assert status == 401 and "token" in answer["error"]
         status, answer = Api(running.http.port, token="wrong").post("solve", request)
         assert status == 401
         status, answer = Api(running.http.port, token=TOKEN).post("solve", request)
-        assert status == 200 and answer == evaluate(request)
+        assert status == 200 and answer == batch_answer(request)
 
 
-def test_http_alone_serves_without_grpc() -> None:
-    with running_server(http_port=0, workers=1, grpc_enabled=False) as running:
+@pytest.mark.parametrize("processes", PROCESSES)
+def test_http_alone_serves_without_grpc(processes: int) -> None:
+    with running_server(http_port=0, workers=1, grpc_enabled=False, http_processes=processes) as running:
         assert running.server is None
         status, answer = Api(running.http.port).post("solve", {"deal": DEAL, "contract": "6h", "declarer": 1})
         assert status == 200 and "declarer_tricks" in answer

@@ -50,10 +50,14 @@ LayoutEvaluator = Callable[[tuple[Hand, ...], Solver], Optional[dict[Hashable, N
 (weights adding up to 1), or None when the layout is rejected."""
 
 MODES = ("auto", "sample", "exact")
-MAX_CHUNK = 2048
+MAX_CHUNK = 8192
 """Most enumerated layouts per task: long runs of neighbouring layouts keep
-the solver's table useful (shorter chunks in a random order cost about half
-as much time again on a full enumeration)."""
+the solver's table useful. Measured over all 184,756 splits of a 6♠ deal on
+one solver: the whole order in one run 7.2 M nodes, chunks of 8,192 in a
+random order 7.9 M, of 2,048 9.2 M."""
+FIRST_CHUNK = 2048
+SPLIT_FIRST = 2
+"""The first SPLIT_FIRST chunks handed out are cut into pieces of FIRST_CHUNK."""
 MAX_ENUMERATION = 5_000_000
 """Most layouts an exact run lists (they are held in memory)."""
 REJECTION_LIMIT = 20
@@ -261,8 +265,17 @@ def exact_chunks(count: int, seed: int) -> list[tuple[int, int]]:
     same chunks whatever runs them."""
     size = max(1, min(MAX_CHUNK, count // 16))
     chunks = [(start, min(start + size, count)) for start in range(0, count, size)]
-    random.Random(f"{seed}/chunks").shuffle(chunks)
-    return chunks
+    rng = random.Random(f"{seed}/chunks")
+    rng.shuffle(chunks)
+    # The first chunks handed out go in smaller pieces (in a random order),
+    # so that a run stopped early (a time budget) soon has a finished prefix.
+    small = min(FIRST_CHUNK, size)
+    head = []
+    for start, end in chunks[:SPLIT_FIRST]:
+        pieces = [(piece, min(piece + small, end)) for piece in range(start, end, small)]
+        rng.shuffle(pieces)
+        head += pieces
+    return head + chunks[SPLIT_FIRST:]
 
 
 def chunk_task(layouts: Sequence[tuple[int, ...]], evaluate: LayoutEvaluator, solver: Solver, masks: bool,
