@@ -23,6 +23,7 @@ from typing import Any
 from solver.advice import (BidRequest, EnumerationRequest, PlayRequest, RunOptions, WhistRequest, advise_bid,
                            advise_play, bid_json, bid_request, enumerate_splits, enumeration_json,
                            enumeration_request, play_request, whist_json, whist_request)
+from solver.advice.blind_discard import BLIND_DISCARD
 from solver.advice.play_json import play_json
 from solver.analysis import best_discard
 from solver.analysis.cli import analyze as analyze_args
@@ -32,6 +33,7 @@ from solver.engine import Solver
 from solver.notation import Contract, ContractKind, Deal, Hand, seat_field
 from solver.position import Position
 
+from ..advice_calls import MAX_BLIND_DISCARD_LAYOUTS
 from ..errors import RequestError
 
 __all__ = ["AdviceCall", "DEFAULT_LAYOUTS", "advice_call", "analyze", "checked_object", "position", "solve"]
@@ -268,6 +270,11 @@ def _contracts_text(body: dict[str, Any], name: str) -> str | None:
     return _text(body, name)
 
 
+def _blind_discard(body: dict[str, Any]) -> int:
+    """The layouts of the blind-discard figure (``prefdd --blind-discard``; 0: off)."""
+    return _int(body, "blind_discard", BLIND_DISCARD.layouts, 0, MAX_BLIND_DISCARD_LAYOUTS)
+
+
 def advice_call(kind: str, body: Any) -> AdviceCall:
     """``prefdd whist``, ``bid`` or ``enumerate`` as a checked request."""
     body = _object(body)
@@ -280,11 +287,13 @@ def advice_call(kind: str, body: Any) -> AdviceCall:
             hand, _text(body, "talon", required=True), _text(body, "contract", required=True),
             _seat(body, "declarer", required=True), _seat(body, "seat", required=True),
             other_decision=_text(body, "other"), played=_played(body), unseen=_text(body, "unseen"),
-            discard_model=_text(body, "discard_model") or "best", split=_flag(body, "split"), **common)
+            discard_model=_text(body, "discard_model") or "best", split=_flag(body, "split"),
+            blind_discard=_blind_discard(body), **common)
     elif kind == "bid":
         request = bid_request(hand, _seat(body, "seat", required=True), talon=_text(body, "talon"),
                               contracts=_contracts_text(body, "contracts") or "all",
-                              defence=_text(body, "defence") or "whist", unseen=_text(body, "unseen"), **common)
+                              defence=_text(body, "defence") or "whist", unseen=_text(body, "unseen"),
+                              blind_discard=_blind_discard(body), **common)
     elif kind == "enumerate":
         contracts = _contracts_text(body, "contract")
         if contracts is None:
