@@ -425,7 +425,8 @@ class StartSolver:
 
     def __init__(self, solver: Solver, template: Position, seats: tuple[int, int]) -> None:
         self.solver = solver
-        self.position = to_c_position(template)
+        self.fields = position_fields(template)
+        self.position = _struct(self.fields)
         self.seats = seats
         self.value = ffi.new("int *")
 
@@ -435,3 +436,16 @@ class StartSolver:
         self.position.hands[self.seats[1]] = second
         self.solver._call(lib.pdd_solve, self.position, self.value)
         return self.value[0]
+
+    def solve_pairs(self, pairs: Sequence[tuple[int, int]]) -> list[int]:
+        """:meth:`solve` of each (first, second) pair of hand masks, in one C
+        call (``pdd_solve_many``: the same values and table as one call each,
+        solved in order); a refused pair raises its PositionError, a stop
+        SearchStopped."""
+        fields = list(self.fields)
+        one, other = self.seats
+        packed = []
+        for first, second in pairs:
+            fields[one], fields[other] = first, second
+            packed.append(tuple(fields))
+        return self.solver._solve_packed(packed)
