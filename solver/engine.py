@@ -22,7 +22,7 @@ from .position import Position, PositionError, PositionTypeError
 
 __all__ = ["Solver", "SolverBusyError", "SearchStopped", "SolveStats", "OrderWeightsError",
            "OPT_ALL", "OPT_NONE", "ORDER_WEIGHTS", "DiscardSearch", "MaxnOutcome", "StartSolver",
-           "best_discard_search", "maxn_search"]
+           "best_discard_search", "canonical_suits", "maxn_search"]
 
 OPT_ALL = lib.PDD_OPT_ALL
 """Every search enhancement on (the default)."""
@@ -207,18 +207,28 @@ class Solver:
         self._call(lib.pdd_card_values, c, values, legal)
         return {Card.from_index(i): values[i] for i in range(32) if legal[0] >> i & 1}
 
-    def best_line(self, position: Position, value_guess: int | None = None) -> list[Card]:
+    def best_line(self, position: Position, value_guess: int | None = None,
+                  tie_suits: Sequence[int] | None = None) -> list[Card]:
         """An optimal play sequence to the end (ties to the lowest card index).
         A guess of the position's value (the declarer's total, e.g. from a best
         discard) saves searching for it; the line is the same whatever the
-        guess."""
+        guess. ``tie_suits`` (a permutation: suit s as if named
+        ``tie_suits[s]``) breaks the ties as in the renamed position, while
+        the search keeps the position's own names (and the table filled
+        under them)."""
         if value_guess is not None and (isinstance(value_guess, bool) or not isinstance(value_guess, int)):
             raise PositionError(f"value_guess must be a whole number or None, got {value_guess!r}")
         guess = -1 if value_guess is None else max(-1, min(value_guess, 10))
         cards = ffi.new("int[30]")
         count = ffi.new("int *")
         c = to_c_position(position)
-        self._call(lib.pdd_best_line_from, c, guess, cards, count)
+        if tie_suits is None:
+            self._call(lib.pdd_best_line_from, c, guess, cards, count)
+        else:
+            order = list(tie_suits)
+            _require(sorted(order) == [0, 1, 2, 3] and all(_whole(s) for s in order),
+                     f"tie_suits must be a permutation of 0-3, got {tie_suits!r:.60}")
+            self._call(lib.pdd_best_line_ordered, c, guess, ffi.new("int32_t[4]", order), cards, count)
         return [Card.from_index(index) for index in ffi.unpack(cards, count[0])]
 
     def set_options(self, flags: int) -> None:
@@ -291,15 +301,33 @@ def best_discard_search(
     contract: Contract,
     leader: int,
     all_best: bool,
+    canonical: bool = False,
 ) -> DiscardSearch:
     """``pdd_best_discard``: hands[declarer] is ignored, ``pool`` is his cards
-    before the discard."""
+    before the discard. ``canonical`` (over ``all_best``): the one best
+    discard whose starting position comes first in canonical form
+    (:func:`canonical_suits`, the renamed hands' masks compared in seat
+    order), found without proving every tie."""
     masks = [0 if seat == declarer else hands[seat].mask for seat in range(3)]
     c = _c_position(masks, contract, declarer, leader)
     result = ffi.new("pdd_discard_result *")
-    solver._call(lib.pdd_best_discard, c, pool.mask, 1 if all_best else 0, result)
+    mode = lib.PDD_DISCARD_CANONICAL if canonical else lib.PDD_DISCARD_ALL if all_best else lib.PDD_DISCARD_ONE
+    solver._call(lib.pdd_best_discard, c, pool.mask, mode, result)
     discards = tuple(Hand(mask) for mask in ffi.unpack(result.discards, result.count))
     return DiscardSearch(result.value, discards, result.classes)
+
+
+def canonical_suits(position: Position) -> tuple[int, int, int, int]:
+    """``pdd_canonical_suits``: the new index of each suit in the canonical
+    order (trumps first, then by the owners of each suit's live cards from
+    the ace down, the trick's cards as owners 3 and 4; ties by the old
+    index): csrc/canonical.c is the rule's one home."""
+    check_position(position)
+    c = _c_position([hand.mask for hand in position.hands], position.contract, position.declarer,
+                    position.leader, position.trick)
+    suit_to = ffi.new("int32_t[4]")
+    _check(lib.pdd_canonical_suits(c, suit_to))
+    return (suit_to[0], suit_to[1], suit_to[2], suit_to[3])
 
 
 @dataclass(frozen=True)

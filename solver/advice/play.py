@@ -65,7 +65,7 @@ from typing import Hashable, Sequence
 
 from ..analysis import best_discard, deal_after_discard
 from ..analysis.discard import discard_order
-from ..engine import Solver
+from ..engine import Solver, canonical_suits
 from ..notation import NO_TRUMP, Card, Contract, ContractKind, Deal, Hand
 from ..position import Position, PositionError, trick_winner
 from .errors import AdviceError
@@ -223,31 +223,14 @@ def _relabel(mask: int, suit_to: Sequence[int]) -> int:
     return out
 
 
-def _suit_key(position: Position, suit: int) -> tuple:
-    """What a suit is in the game, whatever its name: trump or not, and who
-    holds each of its live cards (or where on the trick it lies), high to low."""
-    owners = []
-    for rank in range(7, -1, -1):
-        card = Card.from_index(suit * 8 + rank)
-        if card in position.trick:
-            owners.append(3 + position.trick.index(card))
-            continue
-        for seat in range(3):
-            if card in position.hands[seat]:
-                owners.append(seat)
-                break
-    return (suit != position.trump, tuple(owners))
-
-
 def canonical_position(position: Position) -> Position:
-    """The position with its suits renamed in a canonical order (trump first,
-    then by :func:`_suit_key`): positions that differ by a renaming of the
-    suits give the same one (suits with equal keys are interchangeable, so
-    their order does not matter)."""
-    order = sorted(range(4), key=lambda suit: (_suit_key(position, suit), suit))
-    suit_to = [0] * 4
-    for new, old in enumerate(order):
-        suit_to[old] = new
+    """The position with its suits renamed in the canonical order
+    (:func:`~solver.engine.canonical_suits`: trump first, then by who holds
+    each live card of the suit, high to low, or where on the trick it lies):
+    positions that differ by a renaming of the suits give the same one
+    (suits alike in that are interchangeable, so their order does not
+    matter)."""
+    suit_to = canonical_suits(position)
     contract = position.contract
     if contract.kind is ContractKind.TRICKS and contract.strain != NO_TRUMP:
         contract = Contract(contract.kind, contract.level, suit_to[contract.strain])
@@ -269,9 +252,14 @@ def split_tricks(position: Position, solver: Solver, known_value: int | None = N
     solver's line (every card optimal for its player, each player's ties to
     his lowest card) on the position with its suits in canonical order
     (:func:`canonical_position`). The rule does not depend on the suits'
-    names, nor on the cards' absolute ranks (only their order counts)."""
-    canonical = canonical_position(position)
-    return line_tricks(canonical, solver.best_line(canonical, known_value))
+    names, nor on the cards' absolute ranks (only their order counts).
+    The line is searched under the position's own suit names with the ties
+    broken in the canonical order (the same line, renamed), so the table a
+    best-discard search just filled serves it."""
+    if position.talon_leads:
+        raise AdviceError("line_tricks counts trick contracts and misère, not all-pass talon tricks")
+    line = solver.best_line(position, known_value, tie_suits=canonical_suits(position))
+    return line_tricks(position, line)
 
 
 def _owner_pattern(owners: Sequence[Hand]) -> tuple[tuple[int, ...], ...]:
@@ -320,6 +308,10 @@ class ContractPlay:
     auction: AuctionFilter | None = None
     whisters: tuple[int, ...] = ()
     """Seats known to have said whist (the auction model's tops test)."""
+    canonical_first: bool = True
+    """Let the C search pick the canonically first best discard (False:
+    list every best discard and compare them here; the same answer, for the
+    cross-checks)."""
 
     def __call__(self, hands: tuple[Hand, Hand, Hand], talon: Hand,
                  solver: Solver) -> dict[Hashable, Number] | None:
@@ -339,8 +331,14 @@ class ContractPlay:
         return self._best(deal, solver)
 
     def _best(self, deal: Deal, solver: Solver) -> dict[Hashable, Number] | None:
+        # The split depends on which best discard is played: the one whose
+        # position comes first in canonical form, whatever the cards' names.
+        # Before any card is played the C search finds that one itself
+        # (canonical); with cards played, every best discard is listed and
+        # those the cards fit are compared here.
+        first = self.split and not self.played and self.canonical_first
         found = best_discard(deal, self.declarer, self.contract, leader=self.leader,
-                             all_discards=bool(self.played) or self.split, solver=solver)
+                             all_discards=bool(self.played) or self.split, solver=solver, canonical=first)
         if self.auction is not None and not self.auction.value_ok(self.contract, found.value,
                                                                    self.prior[self.declarer]):
             return None
@@ -349,8 +347,6 @@ class ContractPlay:
         if not self.split:
             position = next((p for p in positions if p is not None), None)
             return None if position is None else {self._outcome(position, solver, known): 1}
-        # The split depends on which best discard is played: the one whose
-        # position comes first in canonical form, whatever the cards' names.
         candidates = [p for p in positions if p is not None]
         if not candidates:
             return None
