@@ -6,11 +6,13 @@
  * How the work is kept down (every saving is exact):
  *  - Equivalent discards are searched once. Discarded cards are dead, so two
  *    discards that leave the same hands up to the relative ranks of the live
- *    cards give the same game; the transposition-table key of the starting
- *    board (relative ranks of every seat, leader, strain) names that game
- *    exactly, so discards with equal keys form one class (in misere the key
- *    lists the suits in a canonical order, so discards that leave the same
- *    game up to a renaming of the suits are one class too: tt.h).
+ *    cards give the same game: the same owner for each live card of each
+ *    suit, from the ace down (class_key; it splits the discards exactly as
+ *    the transposition-table key of the starting board does). In misere and
+ *    all-pass, where no suit is trumps, discards that leave the same game up
+ *    to a renaming of the suits are one class too (the table's key lists
+ *    those suits in a canonical order: tt.h). pdd_discard_classes answers
+ *    the same classes, for the Python side.
  *  - Null-window probes: once a value v is known, a class only has to show
  *    it cannot beat v (one probe), and, when every best discard is wanted,
  *    that it reaches v (a second probe). Only a class that beats v is solved
@@ -34,7 +36,7 @@
 #define MAX_DISCARDS 66
 
 typedef struct discard_class {
-    tt_key key;
+    uint64_t key;
     uint32_t members[MAX_DISCARDS];   /* 2-card masks */
     int count;
     int score;                         /* heuristic: lower is tried first */
@@ -45,6 +47,7 @@ typedef struct discard_search {
     pdd_position base;                 /* hands[declarer] is set per discard */
     uint32_t pool;                     /* the declarer's cards before the discard */
     uint32_t defence;                  /* both defenders' cards */
+    uint32_t others[2];                /* each defender's cards */
     int lo[MAX_DISCARDS], hi[MAX_DISCARDS];   /* each class's value is within [lo, hi] */
 } discard_search;
 
@@ -100,34 +103,77 @@ static void start_board(discard_search *D, uint32_t kept, board *b)
     board_from_position(b, &q, &D->S->rules);
 }
 
-/* Gather the 66 discards into classes of equal starting keys, ordered by
- * their best heuristic score. Answers the number of classes. */
-static int build_classes(discard_search *D, discard_class *classes)
+/* The game a discard leaves, as a number: for each suit the owner of each
+ * live card from the ace down (1 the declarer's kept cards, 2 and 3 the
+ * others'), two bits a card, a suit in 16 bits. With renamed set, the four
+ * suits are sorted, so that a renaming of the suits leaves it unchanged.
+ * Equal numbers, equal games up to the relative ranks of the live cards. */
+static uint64_t class_key(uint32_t kept, const uint32_t others[2], int renamed)
 {
-    uint32_t pool = D->pool;
-    int n = 0;
+    uint64_t suit[4];
+    for (int s = 0; s < 4; s++) {
+        uint32_t owners = 0;
+        for (int rank = 7; rank >= 0; rank--) {
+            uint32_t bit = 1u << (s * 8 + rank);
+            int owner = (kept & bit) ? 1 : (others[0] & bit) ? 2 : (others[1] & bit) ? 3 : 0;
+            if (owner)
+                owners = owners << 2 | (uint32_t)owner;
+        }
+        suit[s] = owners;
+    }
+    if (renamed)
+        for (int i = 1; i < 4; i++)
+            for (int j = i; j > 0 && suit[j - 1] < suit[j]; j--) {
+                uint64_t t = suit[j];
+                suit[j] = suit[j - 1];
+                suit[j - 1] = t;
+            }
+    return suit[0] | suit[1] << 16 | suit[2] << 32 | suit[3] << 48;
+}
+
+/* Each discard's class: class_of[i] for the i-th discard of the
+ * enumeration (first card, then second, by ascending index), classes
+ * numbered in order of first appearance. Answers the number of classes. */
+static int classify(uint32_t pool, const uint32_t others[2], int renamed, uint32_t discards[MAX_DISCARDS],
+                    int class_of[MAX_DISCARDS], uint64_t keys[MAX_DISCARDS])
+{
+    int n = 0, count = 0;
     for (uint32_t a = pool; a; a &= a - 1) {
         int first = lowest_card(a);
         for (uint32_t rest = a & (a - 1); rest; rest &= rest - 1) {
-            int second = lowest_card(rest);
-            uint32_t discard = (1u << first) | (1u << second);
-            board b;
-            start_board(D, pool & ~discard, &b);
-            tt_key key = tt_make_key(&b, &D->S->rules);
-            int score = discard_score(D, discard);
+            uint32_t discard = (1u << first) | (1u << lowest_card(rest));
+            uint64_t key = class_key(pool & ~discard, others, renamed);
             int k = 0;
-            while (k < n && !(classes[k].key.ranks == key.ranks && classes[k].key.shape == key.shape))
+            while (k < n && keys[k] != key)
                 k++;
-            if (k == n) {
-                classes[n].key = key;
-                classes[n].count = 0;
-                classes[n].score = score;
-                n++;
-            }
-            classes[k].members[classes[k].count++] = discard;
-            if (score < classes[k].score)
-                classes[k].score = score;
+            if (k == n)
+                keys[n++] = key;
+            discards[count] = discard;
+            class_of[count++] = k;
         }
+    }
+    return n;
+}
+
+/* Gather the 66 discards into classes (class_key), ordered by their best
+ * heuristic score. Answers the number of classes. */
+static int build_classes(discard_search *D, discard_class *classes)
+{
+    uint32_t discards[MAX_DISCARDS];
+    int class_of[MAX_DISCARDS];
+    uint64_t keys[MAX_DISCARDS];
+    int n = classify(D->pool, D->others, D->base.objective != PDD_TRICKS, discards, class_of, keys);
+    int count = popcount(D->pool) * (popcount(D->pool) - 1) / 2;
+    for (int k = 0; k < n; k++) {
+        classes[k].key = keys[k];
+        classes[k].count = 0;
+    }
+    for (int i = 0; i < count; i++) {
+        discard_class *c = &classes[class_of[i]];
+        int score = discard_score(D, discards[i]);
+        if (c->count == 0 || score < c->score)
+            c->score = score;
+        c->members[c->count++] = discards[i];
     }
     /* Insertion sort by score (stable: ties keep the enumeration order). */
     for (int i = 1; i < n; i++) {
@@ -143,7 +189,17 @@ static int build_classes(discard_search *D, discard_class *classes)
     int members = 0;
     for (int i = 0; i < n; i++)
         members += classes[i].count;
-    assert(n >= 1 && members == popcount(pool) * (popcount(pool) - 1) / 2);   /* each discard in one class */
+    assert(n >= 1 && members == count);   /* each discard in one class */
+    /* The classes are those of the table's key of the starting board. */
+    tt_key start[MAX_DISCARDS];
+    for (int i = 0; i < count; i++) {
+        board b;
+        start_board(D, D->pool & ~discards[i], &b);
+        start[i] = tt_make_key(&b, &D->S->rules);
+        for (int j = 0; j < i; j++)
+            assert((class_of[i] == class_of[j])
+                   == (start[i].ranks == start[j].ranks && start[i].shape == start[j].shape));
+    }
 #endif
     return n;
 }
@@ -357,6 +413,9 @@ int pdd_best_discard(pdd_solver *S, const pdd_position *position, uint32_t pool,
     if (mode < PDD_DISCARD_ONE || mode > PDD_DISCARD_CANONICAL)
         return PDD_ERR_DISCARD_MODE;
     discard_search D = { .S = S, .base = *position, .pool = pool, .defence = defence };
+    for (int seat = 0, k = 0; seat < 3; seat++)
+        if (seat != position->declarer)
+            D.others[k++] = position->hands[seat];
     int tricks = popcount(pool) - 2;
     for (int i = 0; i < MAX_DISCARDS; i++) {
         D.lo[i] = 0;
@@ -399,5 +458,20 @@ int pdd_best_discard(pdd_solver *S, const pdd_position *position, uint32_t pool,
         result->discards[j] = d;
     }
     assert(result->count >= 1);
+    return PDD_OK;
+}
+
+int pdd_discard_classes(uint32_t pool, const uint32_t others[2], int suits_renamed,
+                        pdd_discard_classes_result *result)
+{
+    if (!others || !result)
+        return PDD_ERR_NULL;
+    if (popcount(pool) < 2 || popcount(pool) > 12)
+        return PDD_ERR_HAND_SIZE;
+    if ((pool & others[0]) || (pool & others[1]) || (others[0] & others[1]))
+        return PDD_ERR_DUPLICATE;
+    uint64_t keys[MAX_DISCARDS];
+    result->classes = classify(pool, others, suits_renamed != 0, result->discards, result->class_of, keys);
+    result->count = popcount(pool) * (popcount(pool) - 1) / 2;
     return PDD_OK;
 }

@@ -198,6 +198,26 @@ typedef struct pdd_discard_result {
 int pdd_best_discard(pdd_solver *solver, const pdd_position *position, uint32_t pool,
                      int mode, pdd_discard_result *result);
 
+/* The classes of equivalent discards, as pdd_best_discard searches them:
+ * two discards of two `pool` cards are equivalent when they leave the same
+ * game up to the relative ranks of the live cards - the same owner (the
+ * pool's kept cards, others[0], others[1]) for each live card of each suit,
+ * from the ace down - and, with suits_renamed (pdd_best_discard sets it for
+ * misere and all-pass), up to a renaming of the suits. discards[0..count)
+ * lists every discard (first card, then second, by ascending index),
+ * class_of[i] the class of discards[i], classes numbered 0..classes-1 in
+ * order of first appearance. The pool holds 2..12 cards; no card may be in
+ * two of pool, others[0], others[1] (cards in none are dead). */
+typedef struct pdd_discard_classes_result {
+    int32_t count;
+    uint32_t discards[66];
+    int32_t class_of[66];
+    int32_t classes;
+} pdd_discard_classes_result;
+
+int pdd_discard_classes(uint32_t pool, const uint32_t others[2], int suits_renamed,
+                        pdd_discard_classes_result *result);
+
 /* --- canonical suit names (canonical.c) --- */
 
 /* The canonical order of the position's suits: suit_to[s] = the new index

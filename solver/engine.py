@@ -22,7 +22,7 @@ from .position import Position, PositionError, PositionTypeError
 
 __all__ = ["Solver", "SolverBusyError", "SearchStopped", "SolveStats", "OrderWeightsError",
            "OPT_ALL", "OPT_NONE", "ORDER_WEIGHTS", "DiscardSearch", "MaxnOutcome", "StartSolver",
-           "best_discard_search", "canonical_suits", "maxn_search"]
+           "best_discard_search", "canonical_suits", "discard_class_ids", "maxn_search"]
 
 OPT_ALL = lib.PDD_OPT_ALL
 """Every search enhancement on (the default)."""
@@ -315,6 +315,23 @@ def best_discard_search(
     solver._call(lib.pdd_best_discard, c, pool.mask, mode, result)
     discards = tuple(Hand(mask) for mask in ffi.unpack(result.discards, result.count))
     return DiscardSearch(result.value, discards, result.classes)
+
+
+def discard_class_ids(pool: Hand, others: Sequence[Hand], suits_renamed: bool) -> list[tuple[Hand, int]]:
+    """``pdd_discard_classes``: every 2-card discard of ``pool`` with its
+    class (discards leaving the same game up to the relative ranks of the
+    live cards, the cards of ``others`` - at most two groups, each its own
+    owner - staying in play; with ``suits_renamed`` also up to a renaming of
+    the suits, as the best-discard search does in misère). Classes are
+    numbered in order of first appearance; the discards come by ascending
+    card index."""
+    groups = [hand.mask for hand in others]
+    if len(groups) > 2:
+        raise PositionError(f"discard classes take at most two other groups of cards, got {len(groups)}")
+    groups += [0] * (2 - len(groups))
+    result = ffi.new("pdd_discard_classes_result *")
+    _check(lib.pdd_discard_classes(pool.mask, ffi.new("uint32_t[2]", groups), 1 if suits_renamed else 0, result))
+    return [(Hand(result.discards[i]), result.class_of[i]) for i in range(result.count)]
 
 
 def canonical_suits(position: Position) -> tuple[int, int, int, int]:

@@ -18,7 +18,8 @@ The discard (rules.md, "best discard"; the issue leaves the model open):
    choice does not depend on the cards' names either.
  - ``uniform``: one of the discards that keep the contract makeable (double
    dummy, before any card is played; equivalent discards - the same game up to
-   the relative ranks of the live cards - are one search), each equally
+   the relative ranks of the live cards, in misère also up to a renaming of
+   the suits (:func:`discard_classes`) - are one search), each equally
    likely: the layout's weight is spread evenly over them. If no discard makes
    the contract, the best discard is played. With cards already played, only
    the discards those cards are consistent with count.
@@ -65,7 +66,7 @@ from typing import Hashable, Sequence
 
 from ..analysis import best_discard, deal_after_discard
 from ..analysis.discard import discard_order
-from ..engine import Solver, canonical_suits
+from ..engine import Solver, canonical_suits, discard_class_ids
 from ..notation import NO_TRUMP, Card, Contract, ContractKind, Deal, Hand
 from ..position import Position, PositionError, trick_winner
 from .errors import AdviceError
@@ -262,34 +263,17 @@ def split_tricks(position: Position, solver: Solver, known_value: int | None = N
     return line_tricks(position, line)
 
 
-def _owner_pattern(owners: Sequence[Hand]) -> tuple[tuple[int, ...], ...]:
-    """For each suit, the owners (indexes into ``owners``) of the cards held,
-    high to low: the game up to relative ranks."""
-    pattern = []
-    for suit in range(4):
-        column = []
-        for rank in range(7, -1, -1):
-            bit = 1 << (suit * 8 + rank)
-            for index, hand in enumerate(owners):
-                if hand.mask & bit:
-                    column.append(index)
-                    break
-        pattern.append(tuple(column))
-    return tuple(pattern)
-
-
-def discard_classes(pool: Hand, others: Sequence[Hand]) -> list[list[Hand]]:
-    """Every 2-card discard from ``pool``, grouped into classes that leave the
-    same game up to the relative ranks of the live cards (``others``: the
-    hands, or groups of cards, whose cards stay in play, each its own owner).
+def discard_classes(pool: Hand, others: Sequence[Hand], suits_renamed: bool = False) -> list[list[Hand]]:
+    """Every 2-card discard from ``pool``, grouped into the classes the C
+    best-discard search uses (:func:`~solver.engine.discard_class_ids`, one
+    definition): discards that leave the same game up to the relative ranks
+    of the live cards (``others``: the hands, or groups of cards, whose cards
+    stay in play, each its own owner; at most two), and with
+    ``suits_renamed`` (misère, all-pass) up to a renaming of the suits.
     Classes and their members in canonical order."""
-    cards = pool.cards()
-    groups: dict[tuple, list[Hand]] = {}
-    for i, first in enumerate(cards):
-        for second in cards[i + 1:]:
-            discard = Hand.from_cards((first, second))
-            key = _owner_pattern([pool - discard, *others])
-            groups.setdefault(key, []).append(discard)
+    groups: dict[int, list[Hand]] = {}
+    for discard, index in discard_class_ids(pool, others, suits_renamed):
+        groups.setdefault(index, []).append(discard)
     classes = [sorted(members, key=discard_order) for members in groups.values()]
     return sorted(classes, key=lambda members: discard_order(members[0]))
 
@@ -357,7 +341,7 @@ class ContractPlay:
         makes the contract (the caller then plays the best one)."""
         others = [hand for seat, hand in enumerate(deal.hands) if seat != self.declarer]
         makeable: list[list[Hand]] = []
-        for members in discard_classes(pool, others):
+        for members in discard_classes(pool, others, self.contract.kind is not ContractKind.TRICKS):
             start = Position.start(deal_after_discard(deal, self.declarer, members[0]), self.contract,
                                    self.declarer, self.leader)
             if self._makes(start, solver):
