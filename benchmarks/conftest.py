@@ -17,6 +17,9 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
     means = {}
     for bench in session.benchmarks:
         info = bench.extra_info
+        if "speed_up" in info:
+            write(f"  {bench.name:<55} two threads {info['two_threads_mean_ms']:.2f} ms, one "
+                  f"{info['one_thread_mean_ms']:.2f} ms: {info['speed_up']:.2f}x")
         if "mean_ms" not in info:
             continue
         means[bench.name] = info["mean_ms"]

@@ -232,6 +232,24 @@ int pdd_solve(pdd_solver *S, const pdd_position *p, int *value)
     return PDD_OK;
 }
 
+int pdd_solve_many(pdd_solver *S, const pdd_position *positions, int count, int32_t *values)
+{
+    if (!S || !values || (count > 0 && !positions))
+        return PDD_ERR_NULL;
+    if (count < 0)
+        return PDD_ERR_COUNT;
+    for (int i = 0; i < count; i++) {
+        int v, err = pdd_solve(S, &positions[i], &v);
+        if (err == PDD_ERR_STOPPED) {
+            for (int k = i; k < count; k++)
+                values[k] = PDD_ERR_STOPPED;
+            return PDD_ERR_STOPPED;
+        }
+        values[i] = err == PDD_OK ? v : err;
+    }
+    return PDD_OK;
+}
+
 int pdd_probe(pdd_solver *S, const pdd_position *p, int target, int *result)
 {
     board b;
@@ -405,6 +423,7 @@ const char *pdd_error_text(int code)
     case PDD_ERR_TRICKS_TAKEN: return "tricks already taken out of range";
     case PDD_ERR_NO_CARDS: return "no cards left to play";
     case PDD_ERR_WEIGHTS: return order_weights_text();
+    case PDD_ERR_COUNT: return "count of positions below 0";
     case PDD_ERR_DISCARD_MODE: return "best-discard mode out of range (0 one class, 1 all, 2 canonical)";
     case PDD_ERR_SUIT_ORDER: return "suit order is not a permutation of 0-3";
     default: return "unknown error";

@@ -48,8 +48,9 @@ enum {
     PDD_ERR_TRICKS_TAKEN = -13, /* tricks already taken out of range */
     PDD_ERR_NO_CARDS = -14,     /* nothing left to play */
     PDD_ERR_WEIGHTS = -15,      /* move-ordering weights: wrong count or out of range */
-    PDD_ERR_DISCARD_MODE = -16, /* best-discard mode outside PDD_DISCARD_* */
-    PDD_ERR_SUIT_ORDER = -17    /* a suit order that is not a permutation of 0..3 */
+    PDD_ERR_COUNT = -16,        /* a count of positions below 0 */
+    PDD_ERR_DISCARD_MODE = -17, /* best-discard mode outside PDD_DISCARD_* */
+    PDD_ERR_SUIT_ORDER = -18    /* a suit order that is not a permutation of 0..3 */
 };
 
 /* Option flags for pdd_set_options: each switches an enhancement on. The
@@ -128,6 +129,15 @@ int pdd_validate(const pdd_position *position);
 /* The exact value: the declarer's total tricks (tricks_taken included) with
  * best play by all, under the position's objective. */
 int pdd_solve(pdd_solver *solver, const pdd_position *position, int *value);
+
+/* Many positions in one call: values[i] answers positions[i] as pdd_solve
+ * would, its value (0..10) or its error code (< 0), solved in order on the
+ * same table, so values and node counts are those of count pdd_solve calls.
+ * The caller's cost per call (an interpreter's call, its structs) is paid
+ * once per batch. A refused position answers its code and the batch goes
+ * on; a stop request ends it: the position under way and every later one
+ * answer PDD_ERR_STOPPED, and so does the call. Otherwise PDD_OK. */
+int pdd_solve_many(pdd_solver *solver, const pdd_position *positions, int count, int32_t *values);
 
 /* One null-window search: *result = 1 if the value is at least target, else 0.
  * This is "can the declarer make target?" for trick contracts and "is the

@@ -167,6 +167,14 @@ static uint32_t straddling_runs(const board *b, uint32_t moves, uint32_t marks)
     return extra;
 }
 
+#ifdef PDD_ENDGAME_ORACLE
+/* Measurement builds only (benchmarks/endgame_oracle.c): the exact value of
+ * a trick-start position with few tricks left from outside the search, or
+ * -1, with the cards its proof fixed (for the side of target it lies on) in
+ * *marks. */
+int endgame_oracle(pdd_solver *S, const board *b, int target, uint32_t *marks);
+#endif
+
 static int search_exact(pdd_solver *S, const board *b, int target);
 static int search_marked(pdd_solver *S, const board *b, int target, uint32_t *marks);
 
@@ -290,6 +298,11 @@ int search_node(pdd_solver *S, const board *b, int target, uint32_t *marks, cons
         assert(board_consistent(b));   /* at trick starts: at every node it cost the sanitizer run 18 % more CPU */
         if (b->tricks_left == 1)
             return last_trick_total(S, b, marks);
+#ifdef PDD_ENDGAME_ORACLE
+        int exact = endgame_oracle(S, b, target, marks);
+        if (exact >= 0)
+            return exact;
+#endif
         int v = boundary_bound(S, b, target, partition, &tp, &hint, marks);
         if (v >= 0)
             return v;

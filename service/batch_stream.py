@@ -28,7 +28,7 @@ from typing import Callable, Iterator
 
 import grpc
 
-from solver.batch import evaluate
+from solver.analysis.batch import evaluate
 
 from . import convert
 from .errors import UndecodableMessage
@@ -108,7 +108,7 @@ class BatchStream:
             self._out.put(convert.batch_error(item.id, index, str(error)))
             return
         try:
-            job = self._pool.submit(lambda _solver: evaluate(request))
+            job = self._pool.submit(lambda solver: evaluate(request, solver))
         except PoolClosed:
             self._pool_closed = True
             self.cancel()

@@ -1,9 +1,9 @@
 """A pool of solver worker threads whose jobs can be cancelled mid-search.
 
-Each worker thread owns one solver context: the solver of its thread
-(:func:`solver.api.thread_solver`), which :func:`solver.batch.evaluate` uses too,
-so its transposition table is reused from job to job. A job is a function of
-that solver. The C search releases the GIL, so N workers search on N cores.
+Each worker thread owns one solver context (the solver of its thread,
+:func:`solver.api.thread_solver`), so its transposition table is reused from
+job to job. A job is a function of that solver: it is given the solver and
+searches with it alone. The C search releases the GIL, so N workers search on N cores.
 
 Cancelling a job that waits in the queue drops it; cancelling a running job
 asks its worker's solver to stop (:meth:`solver.Solver.request_stop`): the C

@@ -24,23 +24,47 @@ Analyses (``solver.analysis.requests``):
         -> {"tricks": [a, b, c], "line": ["Td", ...]}
        the all-pass max^n outcome and line (plus "player_tricks" when
        "player" is given).
+
+This module reads the requests and answers those that solve a position,
+with the solver it is given; the analyses belong to the layer above, and
+``solver.analysis.batch`` answers every request of the command. Runs of
+solve requests are solved in one C call (``Solver.solve_many``), the
+searches in the same order as one call each, so every answer is the same.
 """
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
 
-from .analysis.requests import evaluate_analysis
-from .api import thread_solver
-from .engine import SearchStopped
+from .engine import SearchStopped, Solver
 from .jsonlines import JSONTextError, LineError, dumps, loads
 from .notation import Contract, ContractKind, Deal, Hand, seat_field
-from .position import Position
+from .position import Position, PositionError
 
-__all__ = ["BatchError", "evaluate", "evaluate_line"]
+__all__ = ["ANALYSIS_FIELDS", "BatchError", "BatchRequest", "Answer", "answer_lines", "evaluate",
+           "evaluate_many", "line_answer", "read_line", "read_request", "solve_request", "start_position"]
+
+ANALYSIS_FIELDS = ("best_discard", "line")
+"""Flags that make a request an analysis (answered by solver.analysis.batch)."""
 
 
 class BatchError(ValueError):
     """A request that is not of the batch form."""
+
+
+Answer = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class BatchRequest:
+    """A request object with its common fields read and checked."""
+
+    fields: dict[str, Any]
+    """The request object itself (analyses read their own fields from it)."""
+    deal: Deal
+    contract: Contract
+    cards: bool
+    """Answer each legal first card's value too."""
 
 
 def _text_field(request: dict[str, Any], name: str) -> str:
@@ -60,8 +84,9 @@ def _deal(request: dict[str, Any]) -> Deal:
     return deal
 
 
-def evaluate(request: Any) -> dict[str, Any]:
-    """Answer one request (a dict); raises ValueError subclasses on bad input."""
+def read_request(request: Any) -> BatchRequest:
+    """The common fields of a request (a dict): the deal, the contract and
+    ``cards``; raises ValueError subclasses naming a bad one."""
     if not isinstance(request, dict):
         raise BatchError(f"a request must be a JSON object, got {type(request).__name__}")
     deal = _deal(request)
@@ -69,44 +94,124 @@ def evaluate(request: Any) -> dict[str, Any]:
     want_cards = request.get("cards", False)
     if not isinstance(want_cards, bool):
         raise BatchError(f"field 'cards' must be true or false, got {want_cards!r}")
-    analysis = evaluate_analysis(request, deal, contract)
-    if analysis is not None:
-        return analysis
-    solver = thread_solver()
-    if contract.kind is ContractKind.ALLPASS:
-        player = seat_field(request, "player", error=BatchError)
-        position = Position.start(deal, contract, player, 0)
-        answer: dict[str, Any] = {"player_tricks": solver.solve(position)}
-    else:
-        declarer = seat_field(request, "declarer", error=BatchError)
-        leader = seat_field(request, "leader", 0, BatchError)
-        position = Position.start(deal, contract, declarer, leader)
-        answer = {"declarer_tricks": solver.solve(position)}
-    if want_cards:
+    return BatchRequest(request, deal, contract, want_cards)
+
+
+def start_position(request: BatchRequest) -> Position:
+    """The position a solve request asks for (its seats read and checked)."""
+    fields = request.fields
+    for name in ANALYSIS_FIELDS:
+        if fields.get(name) is True:
+            raise BatchError(f"field '{name}' makes an analysis request: solver.analysis.batch answers it")
+    if request.contract.kind is ContractKind.ALLPASS:
+        return Position.start(request.deal, request.contract, seat_field(fields, "player", error=BatchError), 0)
+    declarer = seat_field(fields, "declarer", error=BatchError)
+    leader = seat_field(fields, "leader", 0, BatchError)
+    return Position.start(request.deal, request.contract, declarer, leader)
+
+
+def _answer(request: BatchRequest, position: Position, value: int, solver: Solver) -> Answer:
+    key = "player_tricks" if request.contract.kind is ContractKind.ALLPASS else "declarer_tricks"
+    answer: Answer = {key: value}
+    if request.cards:
         values = solver.card_values(position)
-        answer["card_values"] = {str(card): value for card, value in sorted(values.items())}
+        answer["card_values"] = {str(card): v for card, v in sorted(values.items())}
     return answer
 
 
-def evaluate_line(line: str | LineError) -> str:
-    """One input line to one output line (never raises for bad input). A
-    LineError (a line that could not be read, see :mod:`solver.jsonlines`)
-    is answered with its message; so is anything else a request makes go
-    wrong (an "internal error"), so the stream always goes on."""
-    request: Any = None
-    try:
-        if isinstance(line, LineError):
-            raise line
-        request = loads(line)
-        answer = evaluate(request)
-    except JSONTextError as error:
-        answer = {"error": f"not JSON: {error}"}
-    except ValueError as error:
-        answer = {"error": str(error)}
-    except SearchStopped:
-        raise
-    except Exception as error:  # noqa: BLE001 - one line's failure is that line's answer
-        answer = {"error": f"internal error: {type(error).__name__}: {error}"}
+def evaluate(request: Any, solver: Solver) -> Answer:
+    """Answer one solve request (a dict) with ``solver``; raises ValueError
+    subclasses on bad input (an analysis request among them: see
+    :func:`solver.analysis.batch.evaluate`)."""
+    if not isinstance(solver, Solver):
+        raise TypeError(f"solver must be a Solver, got {type(solver).__name__}")
+    return solve_request(read_request(request), solver)
+
+
+def solve_request(request: BatchRequest, solver: Solver) -> Answer:
+    """The answer to a read solve request."""
+    position = start_position(request)
+    return _answer(request, position, solver.solve(position), solver)
+
+
+def evaluate_many(requests: Sequence[BatchRequest | BaseException], solver: Solver) -> list[Answer | BaseException]:
+    """Each read request's answer, or the error it raises (an error given in
+    place of a request is its own answer). Consecutive requests without
+    ``cards`` are solved in one C call; the searches run in the order of
+    one :func:`evaluate` each, so each answer is that of :func:`evaluate`.
+    A stop raises SearchStopped."""
+    results: list[Answer | BaseException] = [error for error in requests]  # type: ignore[misc]
+    run: list[tuple[int, BatchRequest, Position]] = []
+
+    def flush() -> None:
+        if not run:
+            return
+        try:
+            values = solver.solve_many([position for _, _, position in run])
+        except SearchStopped:
+            raise
+        except (PositionError, MemoryError):
+            values = None   # answered one by one below, each with its own error
+        for k, (index, request, position) in enumerate(run):
+            try:
+                value = values[k] if values is not None else solver.solve(position)
+                results[index] = _answer(request, position, value, solver)
+            except SearchStopped:
+                raise
+            except Exception as error:  # noqa: BLE001 - one request's failure is its answer
+                results[index] = error
+        run.clear()
+
+    for index, request in enumerate(requests):
+        if isinstance(request, BaseException):
+            continue
+        try:
+            position = start_position(request)
+        except Exception as error:  # noqa: BLE001
+            results[index] = error
+            continue
+        run.append((index, request, position))
+        if request.cards:   # its card values search next, as in evaluate
+            flush()
+    flush()
+    return results
+
+
+def read_line(line: str | LineError) -> Any:
+    """The request object of an input line; a LineError (a line that could
+    not be read, see :mod:`solver.jsonlines`) raises, and so does text that
+    is not JSON."""
+    if isinstance(line, LineError):
+        raise line
+    return loads(line)
+
+
+def line_answer(request: Any, answer: Answer | BaseException) -> str:
+    """The output line for a request's answer or error. A ValueError is the
+    request's own fault and answers its message; anything else is an
+    "internal error" answered the same way, so the stream always goes on."""
+    if isinstance(answer, JSONTextError):
+        answer = {"error": f"not JSON: {answer}"}
+    elif isinstance(answer, ValueError):
+        answer = {"error": str(answer)}
+    elif isinstance(answer, BaseException):
+        answer = {"error": f"internal error: {type(answer).__name__}: {answer}"}
     if isinstance(request, dict) and "id" in request:
         answer = {"id": request["id"], **answer}
     return dumps(answer)
+
+
+def answer_lines(lines: Sequence[str | LineError],
+                 evaluate_all: Callable[[list[Any]], list[Answer | BaseException]]) -> list[str]:
+    """Input lines to output lines, one each (never raises for bad input;
+    SearchStopped goes through): ``evaluate_all`` answers the request
+    objects read, in order, each with its answer or its error."""
+    requests: list[Any] = []
+    for line in lines:
+        try:
+            requests.append(read_line(line))
+        except ValueError as error:
+            requests.append(error)
+    answers = evaluate_all(requests)
+    return [line_answer(None if isinstance(request, BaseException) else request, answer)
+            for request, answer in zip(requests, answers)]

@@ -19,7 +19,10 @@ with exit status 2.
 from __future__ import annotations
 
 import argparse
+import io
 import json
+import os
+import stat
 import sys
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -28,18 +31,21 @@ from typing import IO, Callable, Iterable, Iterator, Sequence, TypeVar
 
 from . import __version__, api, cli_args, distributed
 from . import batch as batch_module
-from .batch import evaluate_line
-from .jsonlines import read_lines, stdin_bytes
+from .jsonlines import LineError, read_lines, stdin_bytes
 from .notation import SEAT_NAMES, SUIT_SYMBOLS, Contract, ContractKind
 from .position import Position
 from .advice import cli as advice_cli
 from .analysis import cli as analysis_cli
+from .analysis.batch import evaluate_lines
 from .formats import cli as formats_cli
 from .formats import read_deal
 from .scoring import cli as scoring_cli
 
 EXIT_USAGE = 2
 T = TypeVar("T")
+R = TypeVar("R")
+BATCH_CHUNK = 64
+"""Lines of a batch file answered together (their solves in one C call)."""
 COMMAND_GROUP = "prefdd.commands"
 
 
@@ -109,20 +115,42 @@ def cmd_table(args: argparse.Namespace) -> int:
     return 0
 
 
-def ordered_map(work: Callable[[T], str], lines: Iterable[T], workers: int) -> Iterator[str]:
+def ordered_map(work: Callable[[T], R], lines: Iterable[T], workers: int) -> Iterator[R]:
     """``map`` over a stream on worker threads, in input order, holding at most
     a few lines per worker in flight (so a pipe is answered as it is read)."""
     if workers <= 1:
         yield from map(work, lines)
         return
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        window: deque[Future[str]] = deque()
+        window: deque[Future[R]] = deque()
         for line in lines:
             window.append(pool.submit(work, line))
             if len(window) >= 4 * workers:
                 yield window.popleft().result()
         while window:
             yield window.popleft().result()
+
+
+def _is_file(source: IO[bytes]) -> bool:
+    try:
+        return stat.S_ISREG(os.fstat(source.fileno()).st_mode)
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        return False
+
+
+def _chunks(items: Iterable[T], size: int) -> Iterator[list[T]]:
+    chunk: list[T] = []
+    for item in items:
+        chunk.append(item)
+        if len(chunk) >= size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def _answer_lines(lines: list[str | LineError]) -> list[str]:
+    return evaluate_lines(lines, api.thread_solver())
 
 
 def cmd_batch(args: argparse.Namespace) -> int:
@@ -136,8 +164,13 @@ def cmd_batch(args: argparse.Namespace) -> int:
                     out.write(result.answer + "\n")  # type: ignore[operator]
                     out.flush()
             return 0
-        for answer in ordered_map(evaluate_line, lines, args.workers):
-            out.write(answer + "\n")
+        # A file is read ahead, BATCH_CHUNK lines at a time; a pipe is
+        # answered line by line, so a program that waits for each answer
+        # before writing the next request gets it.
+        size = BATCH_CHUNK if _is_file(source) else 1
+        for answers in ordered_map(_answer_lines, _chunks(lines, size), args.workers):
+            for answer in answers:
+                out.write(answer + "\n")
             out.flush()
     finally:
         if args.file:

@@ -64,7 +64,7 @@ from .advice.layouts import LayoutSpace
 from .advice.parallel import (LayoutEvaluator, LayoutRun, RunOptions, TaskResult, chunk_task, exact_chunks,
                               exact_run, sample_limit, sample_run, sample_task)
 from .advice.progress import Progress
-from .batch import evaluate_line
+from .analysis.batch import evaluate_line
 from .engine import SearchStopped, Solver
 
 __all__ = ["DaskNotInstalled", "DaskRunError", "RunCancelled", "BatchResult", "BatchProgress", "BatchJob",
@@ -248,7 +248,7 @@ def _never() -> bool:
     return False
 
 
-def _answer(item: str | dict) -> str | dict:
+def _answer(item: str | dict, solver: Solver) -> str | dict:
     """One batch item's answer: a JSON line for a line, a dict for a dict.
     An error of the item (even an unexpected one) is its answer, never the
     block's failure; a stop request is the block's."""
@@ -259,7 +259,7 @@ def _answer(item: str | dict) -> str | dict:
         except (TypeError, ValueError) as error:
             return {"error": f"the request is not JSON: {error}"}
     try:
-        answer = evaluate_line(line)  # type: ignore[arg-type]
+        answer = evaluate_line(line, solver)  # type: ignore[arg-type]
     except SearchStopped:
         raise
     except Exception as error:  # noqa: BLE001 - one item's failure is that item's answer
@@ -275,11 +275,12 @@ def _batch_block(run: str, items: Sequence[str | dict]) -> tuple[float, list[str
     """Answer a block of batch items with this thread's solver: (CPU seconds, answers)."""
     start = time.thread_time()
     answers = []
-    with _searching_for(run, api.thread_solver()):
+    solver = api.thread_solver()
+    with _searching_for(run, solver):
         for item in items:
             _check_running(run)
             try:
-                answers.append(_answer(item))
+                answers.append(_answer(item, solver))
             except SearchStopped:
                 raise _search_stopped(run) from None
     return time.thread_time() - start, answers

@@ -1,10 +1,12 @@
 """The binding to the C core: a :class:`Solver` owns one C solver context.
 
 This is the only module that imports ``solver._core``: it builds the C
-position struct (:func:`_c_position`, the one place a contract becomes a C
-objective) and makes every call into the core, the analyses' entry points
-(:func:`best_discard_search`, :func:`maxn_search`) and the fast path for
-inner loops (:class:`StartSolver`) included.
+position (:func:`_fields`, the one place a contract becomes a C objective)
+and makes every call into the core, the analyses' entry points
+(:func:`best_discard_search`, :func:`maxn_search`) and the fast paths
+included: many positions in one C call (:meth:`Solver.solve_many`) and
+inner loops over the defenders' hands (:class:`StartSolver`). A Solver packs
+each position into one struct it owns (no cffi allocation per call).
 
 The cffi calls release the GIL, so solvers on different threads search in
 parallel. One Solver must be used by one thread at a time; using it from two
@@ -12,6 +14,7 @@ at once raises :class:`SolverBusyError` instead of corrupting its table.
 """
 from __future__ import annotations
 
+import struct
 import threading
 from dataclasses import dataclass
 from typing import Sequence
@@ -120,37 +123,53 @@ def _name_the_bad_field(p: Position, what: str) -> None:
     _require(isinstance(p.four_players, bool), f"{what}.four_players must be True or False, got {p.four_players!r:.80}")
 
 
-def _c_position(masks: Sequence[int], contract: Contract, declarer: int, leader: int,
-                trick: Sequence[Card] = (), tricks_taken: int = 0, talon: Sequence[Card] = (),
-                four_players: bool = False):
-    """The one builder of the C position struct (a cffi object that owns its
-    memory). A trick contract maximises the declarer's tricks; misère and
-    all-pass minimise the counted player's (``PDD_MISERE``)."""
+_PACKED = struct.Struct("=3I13i")
+"""A ``pdd_position`` as bytes: the three hand masks (uint32, bit ``index``
+per card), then trick[3], trick_count, leader, trump, declarer, objective,
+tricks_taken, talon[2], talon_count, four_players (int32), in the header's
+order. Packing all fields in one call costs less than setting each field of
+a cffi struct."""
+if _PACKED.size != ffi.sizeof("pdd_position") or ffi.offsetof("pdd_position", "four_players") != 60:
+    raise ImportError("solver._core: pdd_position does not have the layout engine._PACKED packs")
+
+
+_TRICKS = ContractKind.TRICKS
+_NO_CARDS = (0, 0, 0)
+
+
+def _fields(masks: Sequence[int], contract: Contract, declarer: int, leader: int,
+            trick: Sequence[Card] = (), tricks_taken: int = 0, talon: Sequence[Card] = (),
+            four_players: bool = False) -> tuple[int, ...]:
+    """The one builder of the C position (the fields :data:`_PACKED` packs).
+    A trick contract maximises the declarer's tricks; misère and all-pass
+    minimise the counted player's (``PDD_MISERE``)."""
+    cards = [card.index for card in trick] + [0, 0, 0] if trick else _NO_CARDS
+    leads = [card.index for card in talon[:2]] + [0, 0] if talon else _NO_CARDS
+    objective = lib.PDD_TRICKS if contract.kind is _TRICKS else lib.PDD_MISERE
+    return (masks[0], masks[1], masks[2], cards[0], cards[1], cards[2], len(trick), leader, contract.trump,
+            declarer, objective, tricks_taken, leads[0], leads[1], min(len(talon), 2), 1 if four_players else 0)
+
+
+def position_fields(position: Position, what: str = "position") -> tuple[int, ...]:
+    """The C fields of a position; every field is checked first
+    (:func:`check_position`)."""
+    p = check_position(position, what)
+    hands = p.hands
+    return _fields((hands[0].mask, hands[1].mask, hands[2].mask), p.contract, p.declarer, p.leader, p.trick,
+                   p.tricks_taken[p.declarer], p.talon_leads, p.four_players)
+
+
+def _struct(fields: tuple[int, ...]):
+    """A new C struct (a cffi object that owns its memory) holding ``fields``."""
     c = ffi.new("pdd_position *")
-    for seat in range(3):
-        c.hands[seat] = masks[seat]
-    for i, card in enumerate(trick):
-        c.trick[i] = card.index
-    c.trick_count = len(trick)
-    c.leader = leader
-    c.trump = contract.trump
-    c.declarer = declarer
-    c.objective = lib.PDD_TRICKS if contract.kind is ContractKind.TRICKS else lib.PDD_MISERE
-    c.tricks_taken = tricks_taken
-    for i, card in enumerate(talon[:2]):
-        c.talon[i] = card.index
-    c.talon_count = len(talon[:2])
-    c.four_players = 1 if four_players else 0
+    _PACKED.pack_into(ffi.buffer(c), 0, *fields)
     return c
 
 
 def to_c_position(position: Position):
     """The C struct for a position; every field is checked first
     (:func:`check_position`)."""
-    check_position(position)
-    return _c_position([hand.mask for hand in position.hands], position.contract, position.declarer,
-                       position.leader, position.trick, position.declarer_tricks, position.talon_leads,
-                       position.four_players)
+    return _struct(position_fields(position))
 
 
 class Solver:
@@ -168,26 +187,86 @@ class Solver:
             raise MemoryError(f"cannot allocate a {table_mib} MiB solver table")
         self._handle = ffi.gc(handle, lib.pdd_free)
         self._lock = threading.Lock()
+        # Reused by every call of this solver (under its lock): one position
+        # struct, packed in place, and the value it answers.
+        self._position = ffi.new("pdd_position *")
+        self._position_bytes = ffi.buffer(self._position)
+        self._value = ffi.new("int *")
+        self._many: tuple[object, object, object, int] = (ffi.NULL, ffi.NULL, None, 0)
+
+    def _acquire(self) -> None:
+        if not self._lock.acquire(blocking=False):
+            raise SolverBusyError("this Solver is in use by another thread; use one Solver per thread")
 
     def _call(self, function, *args) -> None:
         """Call a C function of the core (``solver._core.lib``) with this
         solver's context as its first argument, under the one-thread rule;
         an error code raises as in :meth:`solve`. Every call into the core
-        made in this module goes through here."""
-        if not self._lock.acquire(blocking=False):
-            raise SolverBusyError("this Solver is in use by another thread; use one Solver per thread")
+        made in this module goes through here or :meth:`_call_at`."""
+        self._acquire()
         try:
             _check(function(self._handle, *args))
+        finally:
+            self._lock.release()
+
+    def _call_at(self, fields: tuple[int, ...], function, *args) -> None:
+        """:meth:`_call` with the solver's own position struct, packed from
+        ``fields`` (see :func:`position_fields`), as the second argument."""
+        self._acquire()
+        try:
+            _PACKED.pack_into(self._position_bytes, 0, *fields)
+            _check(function(self._handle, self._position, *args))
         finally:
             self._lock.release()
 
     def solve(self, position: Position) -> int:
         """The declarer's total tricks with best play (misère: the fewest he
         can be held to; all-pass: the fewest the counted player can be sure of)."""
-        value = ffi.new("int *")
-        c = to_c_position(position)
-        self._call(lib.pdd_solve, c, value)
-        return value[0]
+        fields = position_fields(position)
+        self._acquire()
+        try:
+            _PACKED.pack_into(self._position_bytes, 0, *fields)
+            code = lib.pdd_solve(self._handle, self._position, self._value)
+            value = self._value[0]
+        finally:
+            self._lock.release()
+        _check(code)
+        return value
+
+    def solve_many(self, positions: Sequence[Position]) -> list[int]:
+        """:meth:`solve` of each position, in one C call (``pdd_solve_many``:
+        the same values and the same table as one call each, at a fraction of
+        the cost per position). A refused position raises the PositionError
+        it would in :meth:`solve`, naming its index; a stop raises
+        SearchStopped."""
+        return self._solve_packed([position_fields(p, f"positions[{i}]") for i, p in enumerate(positions)])
+
+    def _solve_packed(self, packed: Sequence[tuple[int, ...]]) -> list[int]:
+        count = len(packed)
+        self._acquire()
+        try:
+            structs, values, buffer, capacity = self._many
+            if capacity < count:
+                capacity = max(count, 2 * capacity, 64)
+                structs = ffi.new("pdd_position[]", capacity)
+                values = ffi.new("int32_t[]", capacity)
+                buffer = ffi.buffer(structs)
+                self._many = (structs, values, buffer, capacity)
+            size = _PACKED.size
+            for i, fields in enumerate(packed):
+                _PACKED.pack_into(buffer, i * size, *fields)
+            code = lib.pdd_solve_many(self._handle, structs, count, values)
+            answers = ffi.unpack(values, count) if count else []
+        finally:
+            self._lock.release()
+        _check(code)
+        for i, value in enumerate(answers):
+            if value < 0:
+                try:
+                    _check(value)
+                except PositionError as error:
+                    raise type(error)(f"positions[{i}]: {error}") from None
+        return answers
 
     def probe(self, position: Position, target: int) -> bool:
         """One null-window search: is the value at least ``target``? (Trick
@@ -195,16 +274,14 @@ class Solver:
         if isinstance(target, bool) or not isinstance(target, int) or not 0 <= target <= 10:
             raise PositionError(f"target must be 0..10, got {target!r}")
         result = ffi.new("int *")
-        c = to_c_position(position)
-        self._call(lib.pdd_probe, c, target, result)
+        self._call_at(position_fields(position), lib.pdd_probe, target, result)
         return bool(result[0])
 
     def card_values(self, position: Position) -> dict[Card, int]:
         """The value after each legal card of the seat on move."""
         values = ffi.new("int[32]")
         legal = ffi.new("uint32_t *")
-        c = to_c_position(position)
-        self._call(lib.pdd_card_values, c, values, legal)
+        self._call_at(position_fields(position), lib.pdd_card_values, values, legal)
         return {Card.from_index(i): values[i] for i in range(32) if legal[0] >> i & 1}
 
     def best_line(self, position: Position, value_guess: int | None = None,
@@ -221,14 +298,14 @@ class Solver:
         guess = -1 if value_guess is None else max(-1, min(value_guess, 10))
         cards = ffi.new("int[30]")
         count = ffi.new("int *")
-        c = to_c_position(position)
+        fields = position_fields(position)
         if tie_suits is None:
-            self._call(lib.pdd_best_line_from, c, guess, cards, count)
+            self._call_at(fields, lib.pdd_best_line_from, guess, cards, count)
         else:
             order = list(tie_suits)
             _require(sorted(order) == [0, 1, 2, 3] and all(_whole(s) for s in order),
                      f"tie_suits must be a permutation of 0-3, got {tie_suits!r:.60}")
-            self._call(lib.pdd_best_line_ordered, c, guess, ffi.new("int32_t[4]", order), cards, count)
+            self._call_at(fields, lib.pdd_best_line_ordered, guess, ffi.new("int32_t[4]", order), cards, count)
         return [Card.from_index(index) for index in ffi.unpack(cards, count[0])]
 
     def set_options(self, flags: int) -> None:
@@ -309,10 +386,9 @@ def best_discard_search(
     (:func:`canonical_suits`, the renamed hands' masks compared in seat
     order), found without proving every tie."""
     masks = [0 if seat == declarer else hands[seat].mask for seat in range(3)]
-    c = _c_position(masks, contract, declarer, leader)
     result = ffi.new("pdd_discard_result *")
     mode = lib.PDD_DISCARD_CANONICAL if canonical else lib.PDD_DISCARD_ALL if all_best else lib.PDD_DISCARD_ONE
-    solver._call(lib.pdd_best_discard, c, pool.mask, mode, result)
+    solver._call_at(_fields(masks, contract, declarer, leader), lib.pdd_best_discard, pool.mask, mode, result)
     discards = tuple(Hand(mask) for mask in ffi.unpack(result.discards, result.count))
     return DiscardSearch(result.value, discards, result.classes)
 
@@ -339,11 +415,8 @@ def canonical_suits(position: Position) -> tuple[int, int, int, int]:
     order (trumps first, then by the owners of each suit's live cards from
     the ace down, the trick's cards as owners 3 and 4; ties by the old
     index): csrc/canonical.c is the rule's one home."""
-    check_position(position)
-    c = _c_position([hand.mask for hand in position.hands], position.contract, position.declarer,
-                    position.leader, position.trick)
     suit_to = ffi.new("int32_t[4]")
-    _check(lib.pdd_canonical_suits(c, suit_to))
+    _check(lib.pdd_canonical_suits(_struct(position_fields(position)), suit_to))
     return (suit_to[0], suit_to[1], suit_to[2], suit_to[3])
 
 
@@ -359,8 +432,7 @@ class MaxnOutcome:
 def maxn_search(solver: Solver, position: Position) -> MaxnOutcome:
     """``pdd_maxn_line`` from ``position``."""
     result = ffi.new("pdd_maxn_result *")
-    c = to_c_position(position)
-    solver._call(lib.pdd_maxn_line, c, result)
+    solver._call_at(position_fields(position), lib.pdd_maxn_line, result)
     tricks = (result.tricks[0], result.tricks[1], result.tricks[2])
     line = tuple(Card.from_index(result.cards[i]) for i in range(result.count))
     return MaxnOutcome(tricks, result.unclaimed, line)

@@ -33,3 +33,17 @@ def sanitized_build_is_used() -> None:
     if os.environ.get("PREFDD_EXPECT_SANITIZED"):
         from solver import _core
         assert "sanitize" in _core.__file__, f"expected the sanitized build, got {_core.__file__}"
+
+
+def batch_answer(request: object) -> dict:
+    """``prefdd batch``'s answer object to a request, with this thread's solver."""
+    from solver.analysis import batch
+    from solver.api import thread_solver
+    return batch.evaluate(request, thread_solver())
+
+
+def batch_line(line: object) -> str:
+    """``prefdd batch``'s output line for an input line, with this thread's solver."""
+    from solver.analysis import batch
+    from solver.api import thread_solver
+    return batch.evaluate_line(line, thread_solver())  # type: ignore[arg-type]

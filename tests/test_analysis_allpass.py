@@ -11,11 +11,10 @@ from functools import lru_cache
 import pytest
 
 from brute_force import Game, legal_cards, trick_winner
-from conftest import load_jsonl
+from conftest import batch_line, load_jsonl
 from solver import Card, Deal, Hand, Position, SearchStopped, Solver
 from solver.analysis import AnalysisError, allpass_line, allpass_values
 from solver.analysis.allpass import allpass_start
-from solver.batch import evaluate_line
 
 BCard = tuple[int, int]
 
@@ -146,16 +145,16 @@ def test_stop_request_stops_the_line_search() -> None:
 def test_line_request_in_batch() -> None:
     request = {"deal": "J98.Q7.KQJT.7 AKQT.A98.8.J9 7.KJT.A9.KQT8", "talon": "..7.A",
                "contract": "allpass", "line": True, "player": 2, "id": "x"}
-    answer = json.loads(evaluate_line(json.dumps(request)))
+    answer = json.loads(batch_line(json.dumps(request)))
     deal = Deal.parse(request["deal"] + " " + request["talon"])
     line = allpass_line(deal)
     assert answer == {"id": "x", "tricks": list(line.tricks), "line": [str(c) for c in line.cards],
                       "player_tricks": 6}
-    off = json.loads(evaluate_line(json.dumps({**request, "talon_leads": False, "four_players": True})))
+    off = json.loads(batch_line(json.dumps({**request, "talon_leads": False, "four_players": True})))
     assert off["tricks"] == list(allpass_line(deal, talon_leads=False, four_players=True).tricks)
-    bad = json.loads(evaluate_line(json.dumps({**request, "contract": "6s"})))
+    bad = json.loads(batch_line(json.dumps({**request, "contract": "6s"})))
     assert "allpass" in bad["error"]
-    bad = json.loads(evaluate_line(json.dumps({**request, "line": "yes"})))
+    bad = json.loads(batch_line(json.dumps({**request, "line": "yes"})))
     assert "true or false" in bad["error"]
 
 

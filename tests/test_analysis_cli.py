@@ -7,6 +7,7 @@ import threading
 
 import pytest
 
+from conftest import batch_line
 from solver import SearchStopped, Solver
 from solver.analysis import (
     allpass_line,
@@ -17,7 +18,6 @@ from solver.analysis import (
     discard_text,
 )
 from solver.analysis.cli import run_stoppable
-from solver.batch import evaluate_line
 from solver.cli import main
 from solver.engine import OPT_ALL, OPT_NONE
 
@@ -50,6 +50,18 @@ def test_table_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert [r["tricks"] for r in answer["table"]["rows"]] == [list(r.tricks) for r in table.rows]
     assert [r["best_contract"] for r in answer["table"]["rows"]] == [None, "6h", None]
     assert answer["allpass"]["player_tricks"] == list(allpass_values(FULL).tricks)
+
+
+def test_table_workers_give_the_same_answer(capsys: pytest.CaptureFixture[str]) -> None:
+    answers = []
+    for workers in ("1", "2"):
+        status, out, _ = run(capsys, "analyze", FULL, "--json", "--workers", workers)
+        assert status == 0
+        answers.append(json.loads(out))
+    assert answers[0] == answers[1]
+    with pytest.raises(SystemExit) as exited:
+        main(["analyze", FULL, "--workers", "0"])
+    assert exited.value.code == 2 and "--workers: must be at least 1" in capsys.readouterr().err
 
 
 def test_contract_with_played_cards_lists_the_mistakes(capsys: pytest.CaptureFixture[str]) -> None:
@@ -98,18 +110,18 @@ def test_errors_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str], mess
 def test_best_discard_request_in_batch() -> None:
     request = {"deal": "AQ7.K98.KT.QJ K.AQ7.AQ7.T87 JT98.JT.98.A9", "talon": "..J.K",
                "contract": "6h", "declarer": 1, "best_discard": True}
-    answer = json.loads(evaluate_line(json.dumps(request)))
+    answer = json.loads(batch_line(json.dumps(request)))
     assert answer == {"declarer_tricks": 6, "discards": ["KsQc", "Ks7c", "Qc7c"]}
-    misere = json.loads(evaluate_line(json.dumps({**request, "contract": "misere"})))
+    misere = json.loads(batch_line(json.dumps({**request, "contract": "misere"})))
     found = best_discard(FULL, 1, "misere")
     assert misere == {"declarer_tricks": found.value, "discards": [discard_text(d) for d in found.discards]}
-    plain = json.loads(evaluate_line(json.dumps({**request, "best_discard": False,
+    plain = json.loads(batch_line(json.dumps({**request, "best_discard": False,
                                                  "deal": "AQ7.K98.KT.QJ K.AQ7.AQ7.T87 JT98.JT.98.A9"})))
     assert set(plain) == {"declarer_tricks"}
     no_talon = {key: value for key, value in request.items() if key != "talon"}
-    assert "talon" in json.loads(evaluate_line(json.dumps(no_talon)))["error"]
-    assert "allpass" in json.loads(evaluate_line(json.dumps({**request, "contract": "allpass"})))["error"]
-    assert "declarer" in json.loads(evaluate_line(json.dumps(
+    assert "talon" in json.loads(batch_line(json.dumps(no_talon)))["error"]
+    assert "allpass" in json.loads(batch_line(json.dumps({**request, "contract": "allpass"})))["error"]
+    assert "declarer" in json.loads(batch_line(json.dumps(
         {k: v for k, v in request.items() if k != "declarer"})))["error"]
 
 

@@ -24,6 +24,7 @@ from solver.engine import OPT_NONE
 from solver.position import PositionError
 
 CONTRACTS = ["6s", "6c", "6d", "6h", "6nt", "misere"]
+FULL_DEAL = "AQ7.K98.KT.QJ K.AQ7.AQ7.T87 JT98.JT.98.A9 ..J.K"
 
 
 def random_deal(rng: random.Random, size: int) -> Deal:
@@ -206,6 +207,31 @@ def test_table_on_endgames(solver: Solver, plain: Solver, seed: int) -> None:
             value, reaching = best_of(every_discard(deal, seat, contract, plain), contract)
             best = table.rows[seat].misere if text == "misere" else table.rows[seat].strains[strain]
             assert (best.value, best.discard in reaching) == (value, True)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_threaded_table_equals_the_sequential_one(seed: int) -> None:
+    rng = random.Random(4000 + seed)
+    deal = random_deal(rng, 10 if seed < 4 else rng.randint(2, 6))
+    sequential = discard_table(deal, solver=Solver(table_mib=4))
+    for workers in (2, 3, 18, 19):
+        assert discard_table(deal, solver=Solver(table_mib=4), workers=workers) == sequential, workers
+
+
+def test_table_workers_are_checked() -> None:
+    with pytest.raises(AnalysisError, match="workers must be at least 1, got 0"):
+        discard_table(FULL_DEAL, workers=0)
+    with pytest.raises(TypeError, match="workers must be an int, got str"):
+        discard_table(FULL_DEAL, workers="2")  # type: ignore[arg-type]
+
+
+def test_stop_request_stops_a_threaded_table() -> None:
+    solver = Solver(table_mib=1)
+    solver.request_stop()
+    with pytest.raises(SearchStopped):
+        discard_table(FULL_DEAL, solver=solver, workers=2)
+    solver.clear_stop()
+    assert discard_table(FULL_DEAL, solver=solver, workers=2) == discard_table(FULL_DEAL)
 
 
 def test_highest_contract_order() -> None:

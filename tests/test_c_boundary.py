@@ -122,3 +122,41 @@ def test_tiny_and_default_tables() -> None:
     default = lib.pdd_new(0)
     assert lib.pdd_table_bytes(default) <= 64 << 20
     lib.pdd_free(default)
+
+
+# ---- pdd_solve_many ------------------------------------------------------------
+
+def many(*structs):
+    array = ffi.new("pdd_position[]", [p[0] for p in structs])
+    return array, ffi.new("int32_t[]", len(structs))
+
+
+def test_solve_many_answers_values_and_codes_in_order(solver) -> None:
+    array, values = many(position(), position(trump=5), position(declarer=2), position(hands=[0, 0, 0]))
+    assert lib.pdd_solve_many(solver, array, 4, values) == lib.PDD_OK
+    assert list(values) == [3, lib.PDD_ERR_TRUMP, 0, lib.PDD_ERR_NO_CARDS]
+
+
+def test_solve_many_refuses_null_pointers_and_negative_counts(solver) -> None:
+    array, values = many(position())
+    assert lib.pdd_solve_many(ffi.NULL, array, 1, values) == lib.PDD_ERR_NULL
+    assert lib.pdd_solve_many(solver, ffi.NULL, 1, values) == lib.PDD_ERR_NULL
+    assert lib.pdd_solve_many(solver, array, 1, ffi.NULL) == lib.PDD_ERR_NULL
+    for count in (-1, -2**31):
+        assert lib.pdd_solve_many(solver, array, count, values) == lib.PDD_ERR_COUNT
+    assert ffi.string(lib.pdd_error_text(lib.PDD_ERR_COUNT)).decode() not in ("", "unknown error")
+    values[0] = 99
+    assert lib.pdd_solve_many(solver, ffi.NULL, 0, values) == lib.PDD_OK   # nothing to read
+    assert lib.pdd_solve_many(solver, array, 0, values) == lib.PDD_OK and values[0] == 99
+
+
+def test_solve_many_honours_the_stop_flag(solver) -> None:
+    array, values = many(position(), position(), position(trump=5))
+    lib.pdd_request_stop(solver)
+    try:
+        assert lib.pdd_solve_many(solver, array, 3, values) == lib.PDD_ERR_STOPPED
+        assert list(values) == [lib.PDD_ERR_STOPPED] * 3
+    finally:
+        lib.pdd_clear_stop(solver)
+    assert lib.pdd_solve_many(solver, array, 3, values) == lib.PDD_OK
+    assert list(values) == [3, 3, lib.PDD_ERR_TRUMP]

@@ -19,11 +19,11 @@ from typing import Any, Iterable
 import pytest
 from distributed import Client, LocalCluster
 
+from conftest import batch_line
 from solver import distributed as sd
 from solver.advice import (AdviceError, RunOptions, advise_bid, advise_whist, bid_request, enumerate_splits,
                            enumeration_request, whist_request)
 from solver.advice.jsonio import bid_json, enumeration_json, whist_json
-from solver.batch import evaluate_line
 from solver.jsonlines import read_lines
 from test_threads import random_deal
 
@@ -122,7 +122,7 @@ def processes() -> Iterable[Client]:
 
 def test_batch_in_order_equals_the_local_batch(threads: Client) -> None:
     lines = requests(30)
-    expected = [evaluate_line(line) for line in lines]
+    expected = [batch_line(line) for line in lines]
     assert sum('"error"' in answer for answer in expected) >= 8          # the bad items are there
     for block_items in (None, 1, 7):
         results = collect(sd.submit_batch(threads, lines, block_items=block_items))
@@ -133,7 +133,7 @@ def test_batch_in_order_equals_the_local_batch(threads: Client) -> None:
 def test_batch_as_finished_answers_every_item_once(threads: Client) -> None:
     lines = requests(24, seed=8)
     requests_as_dicts = [json.loads(line) for line in lines[:24]]
-    expected = [json.loads(evaluate_line(line)) for line in lines[:24]]
+    expected = [json.loads(batch_line(line)) for line in lines[:24]]
     results = collect(sd.submit_batch(threads, requests_as_dicts, ordered=False, block_items=2))
     assert sorted(r.index for r in results) == list(range(24))
     assert {r.index: r.answer for r in results} == dict(enumerate(expected))
@@ -151,15 +151,15 @@ def test_batch_reads_its_input_as_it_goes(threads: Client) -> None:
 def test_an_item_that_fails_unexpectedly_is_its_own_error(threads: Client, monkeypatch) -> None:
     lines = requests(6, seed=10)[:6]
 
-    def failing(line: str) -> str:
+    def failing(line: str, solver) -> str:  # type: ignore[no-untyped-def]
         if '"r3"' in line:
             raise RuntimeError("a broken item")
-        return evaluate_line(line)
+        return batch_line(line)
 
     monkeypatch.setattr(sd, "evaluate_line", failing)   # the in-process worker uses this module
     answers = [r.answer for r in collect(sd.submit_batch(threads, lines, block_items=6))]
     assert json.loads(answers[3]) == {"id": "r3", "error": "RuntimeError: a broken item"}
-    assert answers[:3] + answers[4:] == [evaluate_line(line) for line in lines[:3] + lines[4:]]
+    assert answers[:3] + answers[4:] == [batch_line(line) for line in lines[:3] + lines[4:]]
 
 
 def test_cancelling_a_batch_ends_it(threads: Client) -> None:
@@ -173,13 +173,13 @@ def test_cancelling_a_batch_ends_it(threads: Client) -> None:
 def test_batch_on_two_worker_processes_equals_the_local_batch(processes: Client) -> None:
     lines = requests(36, seed=11)
     results = collect(sd.submit_batch(processes, lines, block_items=3))
-    assert [r.answer for r in results] == [evaluate_line(line) for line in lines]
+    assert [r.answer for r in results] == [batch_line(line) for line in lines]
     assert len(set(processes.run(os.getpid).values())) == 2     # two processes did the work
 
 
 def test_a_worker_killed_mid_run_loses_no_item() -> None:
     lines = heavy_requests(24)
-    expected = [evaluate_line(line) for line in lines]
+    expected = [batch_line(line) for line in lines]
     killed: dict[str, Any] = {}
     with process_cluster() as cluster, Client(cluster) as client:
         client.wait_for_workers(2, timeout=GUARD)

@@ -69,9 +69,10 @@ STRATEGIES = {
     "int32": int32,
     "uint32": uint32,
     "stop": st.integers(0, 3).map(lambda k: k == 0),   # a quarter of the calls
-    "calls": st.lists(st.integers(0, 12), min_size=1, max_size=4),
+    "calls": st.lists(st.integers(0, 13), min_size=1, max_size=4),
     "order": st.one_of(st.permutations([0, 1, 2, 3]), st.lists(st.sampled_from([-1, 0, 3, 4, INT32[1]]),
                                                               min_size=4, max_size=4)),
+    "many": st.sampled_from([0, 1, 2, 3, -1, INT32[0]]),
     "count": st.sampled_from([29, 0, -1, 28, 30, INT32[1]]),
     "weights": st.one_of(st.lists(st.sampled_from(EDGES + OVERFLOWING), min_size=29, max_size=29),
                          st.lists(st.integers(-20000, 20000), min_size=29, max_size=29)),
@@ -88,8 +89,9 @@ def random_draw(rng: random.Random):
         "int32": lambda: rng.choice([INT32[0], -1, 0, 5, 10, 11, 2**31 - 3, INT32[1], rng.randint(*INT32)]),
         "uint32": lambda: rng.choice([0, 0xFFFFFFFF, rng.getrandbits(32)]),
         "stop": lambda: rng.random() < 0.25,
-        "calls": lambda: [rng.randrange(13) for _ in range(rng.randint(1, 4))],
+        "calls": lambda: [rng.randrange(14) for _ in range(rng.randint(1, 4))],
         "order": lambda: rng.sample(range(4), 4) if rng.random() < 0.5 else [rng.choice([-1, 0, 3, 4]) for _ in range(4)],
+        "many": lambda: rng.choice([0, 1, 2, 3, -1, INT32[0]]),
         "count": lambda: rng.choice([29, 0, -1, 28, 30, INT32[1]]),
         "weights": lambda: [rng.choice([-1, 0, 16, 17, 10001, INT32[1], rng.randint(-20000, 20000)])
                             for _ in range(29)],
@@ -108,6 +110,11 @@ def hostile_calls(solver: Solver, c, draw) -> None:
     maxn = ffi.new("pdd_maxn_result *")
     suits = ffi.new("int32_t[4]")
     classes = ffi.new("pdd_discard_classes_result *")
+    # pdd_solve_many: the hostile struct between two copies of a solvable
+    # one (the call reads at most 3), or no array at all.
+    many, many_values = ffi.new("pdd_position[3]"), ffi.new("int32_t[3]")
+    many[0] = many[2] = to_c_position(Position.start(SMALL_DEAL, "7nt", 0))[0]
+    many[1] = c[0]
     calls = [
         lambda: lib.pdd_solve(h, c, value),
         lambda: lib.pdd_probe(h, c, draw("int32"), result),
@@ -124,6 +131,7 @@ def hostile_calls(solver: Solver, c, draw) -> None:
         lambda: lib.pdd_best_line_ordered(h, c, draw("int32"), ffi.new("int32_t[4]", draw("order")), cards, count),
         lambda: lib.pdd_set_order_weights(h, ffi.new("int[]", draw("weights")),
                                           draw("count")),
+        lambda: lib.pdd_solve_many(h, many, draw("many"), many_values),
     ]
     for call in draw("calls"):
         if draw("stop"):
@@ -249,6 +257,32 @@ def test_random_structs_never_crash_and_valid_ones_agree(data, seed: int) -> Non
     if code == lib.PDD_OK:
         assert c.tricks_taken <= value[0] <= 10
     agree_with_fresh(solver, [random_position(random.Random(seed))])
+
+
+@FUZZ
+@given(data=st.data(), seed=st.integers(0, 2**32 - 1))
+def test_solve_many_answers_each_struct_as_solve_does(data, seed: int) -> None:
+    """A batch of structs, some with raw fields overwritten: each answer is
+    what pdd_solve answers for that struct (its value or its code) on a
+    solver given the same calls one by one, with the same node counts; the
+    batch goes on past a refused struct, and later answers are a fresh
+    solver's."""
+    rng = random.Random(seed)
+    structs = []
+    for _ in range(data.draw(st.integers(1, 5))):
+        c = to_c_position(random_position(rng))
+        for field in data.draw(st.lists(st.sampled_from(FIELDS), max_size=2)):
+            mutate(c, field, data.draw(int32))
+        structs.append(c[0])
+    array, values = ffi.new("pdd_position[]", structs), ffi.new("int32_t[]", len(structs))
+    batch, single, one = Solver(1), Solver(1), ffi.new("int *")
+    assert lib.pdd_solve_many(batch._handle, array, len(structs), values) == lib.PDD_OK
+    for i in range(len(structs)):
+        code = lib.pdd_solve(single._handle, ffi.addressof(array, i), one)
+        assert values[i] == (one[0] if code == lib.PDD_OK else code)
+        assert code == lib.pdd_validate(ffi.addressof(array, i))
+    assert batch.stats() == single.stats()
+    agree_with_fresh(batch, [random_position(rng)])
 
 
 @settings(max_examples=12, deadline=None, database=None)

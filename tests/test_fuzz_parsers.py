@@ -10,7 +10,7 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver.batch import evaluate_line
+from conftest import batch_line
 from solver.jsonlines import LineError, loads, read_lines
 from solver.notation import Card, Contract, Deal, Hand, NotationError, parse_cards, parse_seat
 from solver.position import Position, PositionError
@@ -63,14 +63,14 @@ batch_requests = st.fixed_dictionaries(
 @FUZZ
 @given(line=st.text(max_size=80) | st.builds(json.dumps, JSON_VALUES))
 def test_batch_answers_any_text_with_one_json_object(line: str) -> None:
-    answer = json.loads(evaluate_line(line))
+    answer = json.loads(batch_line(line))
     assert isinstance(answer, dict) and "internal error" not in answer.get("error", "")
 
 
 @settings(FUZZ, max_examples=60)
 @given(request=batch_requests)
 def test_batch_answers_random_requests(request: dict) -> None:
-    answer = json.loads(evaluate_line(json.dumps(request)))
+    answer = json.loads(batch_line(json.dumps(request)))
     assert isinstance(answer, dict) and "internal error" not in answer.get("error", ""), answer
     assert ("error" in answer) != any(k in answer for k in ("declarer_tricks", "player_tricks", "tricks"))
 
@@ -93,7 +93,7 @@ def test_line_reader_answers_every_non_blank_line_once(data: list[bytes]) -> Non
     assert len(items) == expected
     for item in items:
         assert isinstance(item, (str, LineError))
-        answer = json.loads(evaluate_line(item))
+        answer = json.loads(batch_line(item))
         assert isinstance(answer, dict) and "internal error" not in answer.get("error", "")
         assert "internal error" not in answer_line(item).get("error", "")
 

@@ -84,14 +84,15 @@ def test_seat_fields_one_check(value: object) -> None:
     from solver.analysis.discard import AnalysisError
     from solver.analysis.requests import evaluate_analysis
     from solver.batch import BatchError, evaluate
+    from solver.engine import Solver
 
     request = {"deal": DEAL, "contract": "6s", "declarer": value}
     with pytest.raises(NotationError) as expected:
         seat_field(request, "declarer")
     with pytest.raises(BatchError) as batch:
-        evaluate(request)
+        evaluate(request, Solver(1))
     with pytest.raises(AnalysisError) as analysis:
-        evaluate_analysis({**request, "best_discard": True}, Deal.parse(DEAL), Contract.parse("6s"))
+        evaluate_analysis({**request, "best_discard": True}, Deal.parse(DEAL), Contract.parse("6s"), Solver(1))
     with pytest.raises(RequestError) as web:
         web_seat(request, "declarer", required=True)
     assert str(batch.value) == str(analysis.value) == str(web.value) == str(expected.value)

@@ -6,9 +6,8 @@ import json
 
 import pytest
 
-from conftest import load_jsonl, shared_file
+from conftest import batch_line, load_jsonl, shared_file
 from solver import Card, Contract, Position, Solver, allpass_tricks
-from solver.batch import evaluate_line
 
 DD_RECORDS = load_jsonl("dd-endgames.jsonl") + load_jsonl("dd-full.jsonl")
 ALLPASS_RECORDS = load_jsonl("allpass.jsonl")
@@ -44,7 +43,7 @@ def test_dd_positions(solver: Solver, record: dict) -> None:
 
 @pytest.mark.parametrize("record", DD_RECORDS, ids=lambda r: r["deal"])
 def test_dd_positions_through_batch(record: dict) -> None:
-    answer = json.loads(evaluate_line(json.dumps(record)))
+    answer = json.loads(batch_line(json.dumps(record)))
     assert answer["declarer_tricks"] == record["declarer_tricks"]
     if record.get("cards"):
         assert answer["card_values"] == record["card_values"]
@@ -54,7 +53,7 @@ def test_dd_positions_through_batch(record: dict) -> None:
 def test_allpass_positions(record: dict) -> None:
     deal = record["deal"] + " " + record["talon"]
     assert allpass_tricks(deal, record["player"]) == record["player_tricks"]
-    answer = json.loads(evaluate_line(json.dumps(record)))
+    answer = json.loads(batch_line(json.dumps(record)))
     assert answer == {"player_tricks": record["player_tricks"]}
 
 

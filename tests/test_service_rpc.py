@@ -9,11 +9,10 @@ from typing import Iterator
 
 import pytest
 
-from conftest import LOCAL_DATA, SHARED_DATA, load_jsonl, shared_file
+from conftest import LOCAL_DATA, SHARED_DATA, batch_answer, load_jsonl, shared_file
 from service_support import client, random_deal, running_server  # noqa: F401  (client: a fixture)
 
 from solver import Hand, Position, Solver
-from solver.batch import evaluate
 from solver.scoring import game_from_json, handle_request
 from solver.scoring.drawing import game_json
 from service.client import AnalysisClient, BatchItem
@@ -117,7 +116,7 @@ def test_batch_answers_equal_the_batch_protocol(client: AnalysisClient) -> None:
     for result in results:
         record = records[result.index]
         assert result.id == f"r{result.index}" and result.ok, result.error
-        expected = evaluate(record)
+        expected = batch_answer(record)
         assert result.declarer_tricks == expected.get("declarer_tricks", expected.get("player_tricks"))
         assert result.card_values == expected.get("card_values", {})
         assert result.declarer_tricks == record.get("declarer_tricks", record.get("player_tricks"))
@@ -140,7 +139,7 @@ def test_batch_with_bad_items_keeps_going(client: AnalysisClient, chunk_size: in
         request = {"deal": item.deal, "contract": item.contract, "declarer": item.declarer,
                    **({"talon": item.talon} if item.talon else {})}
         with pytest.raises(ValueError) as expected:
-            evaluate(request)
+            batch_answer(request)
         assert results[item.id].error == str(expected.value)
     for i, record in enumerate(good):
         assert results[f"good{i}"].declarer_tricks == record["declarer_tricks"]
@@ -169,7 +168,7 @@ def test_a_long_stream_is_answered_completely(client: AnalysisClient) -> None:
         assert result.ok and int(result.id) == result.index
         totals[result.index] = result.declarer_tricks
     assert len(totals) == count
-    expected = [evaluate(request)["declarer_tricks"] for request in requests]
+    expected = [batch_answer(request)["declarer_tricks"] for request in requests]
     assert all(totals[i] == expected[i % len(requests)] for i in range(count))
 
 

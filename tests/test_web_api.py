@@ -12,10 +12,9 @@ from typing import Any, Iterator
 
 import pytest
 
-from solver.batch import evaluate
 from solver.scoring.jsonio import handle_request
 
-from conftest import load_jsonl, shared_file
+from conftest import batch_answer, load_jsonl, shared_file
 from service_support import LOOPBACK, random_deal, running_server, wait_until
 
 DEAL = "AQ7.K98.KT.QJ K.AQ7.AQ7.T87 JT98.JT.98.A9 ..J.K"
@@ -79,7 +78,7 @@ def test_solve_answers_the_batch_answer_for_every_reference_line(api: Api) -> No
         request = {**line, "cards": index % 2 == 0, "id": index}
         status, answer = api.post("solve", request)
         assert status == 200
-        assert answer == {"id": index, **evaluate(request)}
+        assert answer == {"id": index, **batch_answer(request)}
 
 
 def test_solve_bad_input_is_400_with_the_batch_message(api: Api) -> None:
@@ -87,7 +86,7 @@ def test_solve_bad_input_is_400_with_the_batch_message(api: Api) -> None:
     status, answer = api.post("solve", request)
     assert status == 400
     with pytest.raises(ValueError) as error:
-        evaluate(request)
+        batch_answer(request)
     assert answer == {"error": str(error.value)}
 
 
@@ -243,7 +242,7 @@ def test_token_is_required_when_configured() -> None:
         status, answer = Api(running.http.port, token="wrong").post("solve", request)
         assert status == 401
         status, answer = Api(running.http.port, token=TOKEN).post("solve", request)
-        assert status == 200 and answer == evaluate(request)
+        assert status == 200 and answer == batch_answer(request)
 
 
 def test_http_alone_serves_without_grpc() -> None:

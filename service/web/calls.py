@@ -27,7 +27,7 @@ from solver.advice.play_json import play_json
 from solver.analysis import best_discard
 from solver.analysis.cli import analyze as analyze_args
 from solver.analysis.discard import deal_after_discard
-from solver.batch import evaluate
+from solver.analysis.batch import evaluate
 from solver.engine import Solver
 from solver.notation import Contract, ContractKind, Deal, Hand, seat_field
 from solver.position import Position
@@ -115,7 +115,7 @@ def _options(body: dict[str, Any]) -> dict[str, Any]:
 def solve(body: Any, solver: Solver) -> dict[str, Any]:
     """``prefdd batch``: the answer object of one batch request."""
     request = _object(body)
-    answer = evaluate(request)  # on a pool worker, whose thread solver is ``solver``
+    answer = evaluate(request, solver)
     if "id" in request:
         answer = {"id": request["id"], **answer}
     return answer

@@ -23,6 +23,7 @@ from typing import Any, Callable, TypeVar
 
 from ..engine import Solver
 from .. import cli_args
+from ..advice.parallel import default_workers
 from ..notation import SEAT_NAMES, SUIT_SYMBOLS, Contract, ContractKind, Deal, Hand
 from .allpass import allpass_line, allpass_values
 from .discard import AnalysisError, BestDiscard, best_discard
@@ -186,6 +187,14 @@ def _score(record: GameRecord, answer: dict[str, Any], text: list[str]) -> str |
     return None
 
 
+def table_workers(args: argparse.Namespace) -> int:
+    """The deal's table's threads: ``--workers``, else every core (callers
+    without the option, such as the web service's, search on one)."""
+    if not hasattr(args, "workers"):
+        return 1
+    return args.workers if args.workers is not None else default_workers()
+
+
 def analyze(args: argparse.Namespace, solver: Solver) -> tuple[dict[str, Any], list[str]]:
     """The JSON answer and the text lines for the parsed arguments (the deal
     is text in any record form, never a file name: the web service calls this)."""
@@ -206,7 +215,7 @@ def analyze_record(args: argparse.Namespace, solver: Solver, files: bool = False
         if args.played or args.discard is not None or args.declarer is not None:
             raise AnalysisError("--declarer, --discard and --played need --contract")
         if deal.talon is not None:
-            table = discard_table(deal, solver=solver)
+            table = discard_table(deal, solver=solver, workers=table_workers(args))
             answer["table"] = table_json(table)
             text.append(format_discard_table(table))
             text.append("")
@@ -285,6 +294,9 @@ def register(subparsers: Any) -> None:
                         help="all-pass: the talon does not lead the first two tricks")
     parser.add_argument("--four-players", action="store_true",
                         help="all-pass: the sitting dealer owns the talon tricks")
+    parser.add_argument("--workers", type=cli_args.workers,
+                        help="solver threads for the deal's table (default: every core; at most "
+                             f"{cli_args.max_workers()})")
     parser.add_argument("--json", action="store_true", help="JSON output")
     parser.add_argument("--html", metavar="FILE", help="also write a self-contained HTML report to FILE")
     parser.add_argument("--lang", choices=LANGUAGES, default="en", help="the HTML report's language (en, ru)")

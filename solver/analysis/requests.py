@@ -1,4 +1,4 @@
-"""The analysis requests of ``prefdd batch`` (called from ``solver.batch``).
+"""The analysis requests of ``prefdd batch`` (called from :mod:`solver.analysis.batch`).
 
     {"deal": DEAL, "talon": HAND, "contract": C, "declarer": S, "best_discard": true}
         -> {"declarer_tricks": n, "discards": ["AsKs", ...]}
@@ -18,13 +18,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..api import thread_solver
+from ..engine import Solver
 from ..notation import Contract, ContractKind, Deal, seat_field
 from .allpass import allpass_line, allpass_start
 from .discard import AnalysisError, best_discard
 from .jsonio import best_discard_json
 
-__all__ = ["evaluate_analysis"]
+__all__ = ["evaluate_analysis", "is_analysis"]
 
 
 def _flag(request: dict[str, Any], name: str, default: bool = False) -> bool:
@@ -34,20 +34,27 @@ def _flag(request: dict[str, Any], name: str, default: bool = False) -> bool:
     return value
 
 
-def evaluate_analysis(request: dict[str, Any], deal: Deal, contract: Contract) -> dict[str, Any] | None:
-    """The answer to an analysis request, or None when it is not one."""
+def is_analysis(request: dict[str, Any]) -> bool:
+    """Does the request ask for an analysis (a flag's value checked as
+    :func:`evaluate_analysis` checks it)?"""
+    return _flag(request, "best_discard") or _flag(request, "line")
+
+
+def evaluate_analysis(request: dict[str, Any], deal: Deal, contract: Contract,
+                      solver: Solver) -> dict[str, Any] | None:
+    """The answer to an analysis request (solved with ``solver``), or None
+    when it is not one."""
     if _flag(request, "best_discard"):
         if contract.kind is ContractKind.ALLPASS:
             raise AnalysisError("best_discard needs a trick contract or misere, not allpass")
         declarer = seat_field(request, "declarer", error=AnalysisError)
         leader = seat_field(request, "leader", 0, AnalysisError)
-        return best_discard_json(best_discard(deal, declarer, contract, leader=leader))
+        return best_discard_json(best_discard(deal, declarer, contract, leader=leader, solver=solver))
     if _flag(request, "line"):
         if contract.kind is not ContractKind.ALLPASS:
             raise AnalysisError("line is the all-pass max^n line: it needs contract allpass")
         start = allpass_start(deal, talon_leads=_flag(request, "talon_leads", True),
                               four_players=_flag(request, "four_players"))
-        solver = thread_solver()
         line = allpass_line(start, solver=solver)
         answer: dict[str, Any] = {"tricks": list(line.tricks), "line": [str(c) for c in line.cards]}
         if "player" in request:
