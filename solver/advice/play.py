@@ -133,9 +133,10 @@ class AuctionFilter:
                 "whister_min_tops": self.whister_min_tops, "sure_from_level": self.sure_from_level}
 
     def trumps_ok(self, contract: Contract, pool: Hand) -> bool:
-        if self.min_trumps is None or contract.kind is not ContractKind.TRICKS or contract.trump == NO_TRUMP:
+        if self.min_trumps is None or contract.kind is not ContractKind.TRICKS or contract.strain == NO_TRUMP:
             return True
-        return sum(1 for card in pool if card.suit == contract.trump) >= self.min_trumps
+        assert contract.strain is not None
+        return (pool.mask >> (8 * contract.strain) & 0xFF).bit_count() >= self.min_trumps
 
     def whister_ok(self, hand: Hand) -> bool:
         if self.whister_min_tops is None:
@@ -183,8 +184,8 @@ def tops(hand: Hand) -> int:
     """Aces, and kings with at least one more card of their suit."""
     count = 0
     for suit in range(4):
-        held = [card.rank for card in hand if card.suit == suit]
-        count += (7 in held) + (6 in held and len(held) >= 2)
+        held = hand.mask >> (8 * suit) & 0xFF   # bit 7 the ace, bit 6 the king
+        count += (held >> 7) + (held >> 6 & 1 and held.bit_count() >= 2)
     return count
 
 
@@ -301,13 +302,13 @@ class ContractPlay:
                  solver: Solver) -> dict[Hashable, Number] | None:
         """``hands[declarer]`` before he takes the talon. The outcome histogram
         (weights adding up to 1), or None when the layout is rejected."""
-        deal = Deal(hands, talon)
         pool = hands[self.declarer] | talon
         if self.auction is not None:
             if not self.auction.trumps_ok(self.contract, pool):
                 return None
             if not all(self.auction.whister_ok(hands[seat]) for seat in self.whisters):
                 return None
+        deal = Deal(hands, talon)
         if self.model is DiscardModel.UNIFORM:
             outcome = self._uniform(deal, pool, solver)
             if outcome is not False:
@@ -326,6 +327,9 @@ class ContractPlay:
         if self.auction is not None and not self.auction.value_ok(self.contract, found.value,
                                                                    self.prior[self.declarer]):
             return None
+        if not self.played and not self.split:
+            # Every discard fits and the start is not the end: the value is the outcome.
+            return {(self.prior[self.declarer] + found.value, None): 1}
         known = None if self.played else found.value
         positions = (self._position(deal, discard) for discard in found.discards)
         if not self.split:
