@@ -295,7 +295,7 @@ def start_server(config: ServerConfig) -> RunningServer:
             from .web.server import start_http
             web = WebConfig(timeout=config.http_timeout, max_body_bytes=config.max_message_bytes,
                             max_concurrent=config.max_concurrent_rpcs, max_advice_layouts=config.max_advice_layouts,
-                            auth_token=config.auth_token)
+                            auth_token=config.auth_token, max_batch_items=config.max_batch_items)
             if config.http_processes == 1:
                 running.http = start_http(pool, advice, scoring, config.host, config.http_port, web)
             else:

@@ -5,7 +5,11 @@ A Starlette application over the same :class:`~service.pool.SolverPool` and
 the solvers, the limits and the logs.
 
 * ``POST /api/v1/solve``: one ``prefdd batch`` request object, its answer
-  object; ``/analyze``, ``/position``, ``/whist``, ``/bid``, ``/enumerate``
+  object; with ``Content-Type: application/x-ndjson``, ``prefdd batch``'s
+  input lines (at most ``max_batch_items`` answered lines, as one gRPC
+  EvaluateBatch stream) and exactly its output lines, the lines' solves in
+  one C call as the command does (:func:`solver.analysis.batch.evaluate_lines`);
+  ``/analyze``, ``/position``, ``/whist``, ``/bid``, ``/enumerate``
   ``/play`` and ``/score`` answer what their commands print with ``--json``
   (:mod:`service.web.calls`). ``GET /api/v1/openapi.json`` describes them.
 * Bad input: HTTP 400 with ``{"error": message}``, the message the command
@@ -19,7 +23,8 @@ the solvers, the limits and the logs.
   ``{"error": ...}``.
 * One JSON log line per call on the ``service`` logger, as for gRPC calls:
   method, path, status, duration, request id (``X-Request-Id``, made up when
-  the client sends none, and echoed).
+  the client sends none, and echoed), and for JSON lines the lines answered
+  (``items``).
 
 Starlette is used for routing, request parsing and static files; uvicorn
 serves it (:mod:`service.web.server`). The page needs no templates: it is one
@@ -30,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import io
 import json
 import logging
 import math
@@ -52,8 +58,10 @@ from ..advice_calls import (BudgetChoice, LayoutLimitExceeded, bid_layouts, chec
 from ..advice_runs import AdviceBusy, AdviceRuns, CallEnded
 from ..convert import check_numbers
 from ..play_calls import play_layouts
+from solver.analysis.batch import evaluate_lines
 from solver.api import thread_solver
 from solver.engine import SearchStopped, Solver
+from solver.jsonlines import read_lines
 
 from ..pool import Job, JobCancelled, SolverPool
 from ..score_workers import ScoreFailed, ScoreStopped, ScoreWorkers
@@ -66,6 +74,7 @@ LOGGER = logging.getLogger("service")
 _ids = random.Random()
 """Made-up request ids: 64 random bits without a system call each (uuid4 reads the OS's randomness)."""
 STATIC = Path(__file__).resolve().parent / "static"
+NDJSON = "application/x-ndjson"
 
 
 @dataclass(frozen=True)
@@ -80,6 +89,9 @@ class WebConfig:
     max_advice_layouts: int = 200_000
     auth_token: str | None = field(default=None, repr=False)
     """If set, every ``/api/`` call but ``openapi.json`` needs ``Authorization: Bearer <token>``."""
+    max_batch_items: int = 1_000_000
+    """Non-blank lines one JSON-lines ``solve`` call may carry (``prefdd serve --max-batch-items``,
+    the limit of one EvaluateBatch stream); more answer 400."""
 
 
 class HttpError(Exception):
@@ -170,7 +182,7 @@ def create_app(pool: SolverPool, advice: AdviceRuns, scoring: ScoreWorkers,
     on the event loop's thread instead of the pool."""
     slots = asyncio.Semaphore(config.max_concurrent)
 
-    async def body_of(request: Request) -> Any:
+    async def raw_body_of(request: Request) -> bytes:
         length = request.headers.get("content-length")
         if length is not None and length.isdigit() and int(length) > config.max_body_bytes:
             raise HttpError(413, f"the request body has {length} bytes; the limit is {config.max_body_bytes}")
@@ -179,6 +191,10 @@ def create_app(pool: SolverPool, advice: AdviceRuns, scoring: ScoreWorkers,
             raw += chunk
             if len(raw) > config.max_body_bytes:
                 raise HttpError(413, f"the request body is over the limit of {config.max_body_bytes} bytes")
+        return raw
+
+    async def body_of(request: Request) -> Any:
+        raw = await raw_body_of(request)
         try:
             body = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
         except UnicodeDecodeError as error:
@@ -187,6 +203,14 @@ def create_app(pool: SolverPool, advice: AdviceRuns, scoring: ScoreWorkers,
             raise HttpError(400, f"the request body is not JSON: {error}") from None
         check_numbers(body, "body")  # numbers as text ("1e10000000") bounded before any arithmetic
         return body
+
+    async def lines_of(request: Request) -> list[Any]:
+        """The body's lines as ``prefdd batch`` reads them (a bad line is its error, answered in its place)."""
+        lines = list(read_lines(io.BytesIO(await raw_body_of(request))))
+        if len(lines) > config.max_batch_items:
+            raise HttpError(400, f"the batch has {len(lines)} lines; the limit is "
+                                 f"max_batch_items={config.max_batch_items} lines in one call")
+        return lines
 
     def timeout_of(request: Request) -> float:
         text = request.query_params.get("timeout")
@@ -249,11 +273,15 @@ def create_app(pool: SolverPool, advice: AdviceRuns, scoring: ScoreWorkers,
         finally:
             deadline.end()
 
-    def endpoint(name: str, run: Callable[[Any, float], Awaitable[Any]]) -> Route:
+    def endpoint(name: str, run: Callable[[Any, float], Awaitable[Any]],
+                 run_lines: Callable[[Any, float], Awaitable[list[str]]] | None = None) -> Route:
+        """``run`` answers a JSON body; ``run_lines``, if given, a JSON-lines body."""
         async def handle(request: Request) -> Response:
             started = time.perf_counter()
             request_id = request.headers.get("x-request-id", "")[:64] or f"{_ids.getrandbits(64):016x}"
             status, answer, error = 200, None, None
+            lines = run_lines is not None and _media_type(request) == NDJSON
+            items: int | None = None
             try:
                 authorize(request)
                 if slots.locked():
@@ -261,7 +289,12 @@ def create_app(pool: SolverPool, advice: AdviceRuns, scoring: ScoreWorkers,
                                          "try again later")
                 async with slots:
                     seconds = timeout_of(request)
-                    answer = await run(await body_of(request), seconds)
+                    if lines:
+                        assert run_lines is not None
+                        answer = await run_lines(await lines_of(request), seconds)
+                        items = len(answer)
+                    else:
+                        answer = await run(await body_of(request), seconds)
             except HttpError as failure:
                 status, error = failure.status, str(failure)
             except ValueError as failure:  # the request's own error, as the command line says it
@@ -269,7 +302,10 @@ def create_app(pool: SolverPool, advice: AdviceRuns, scoring: ScoreWorkers,
             except Exception:
                 LOGGER.exception("unexpected error in %s", request.url.path)
                 status, error = 500, "internal error in the analysis server (logged)"
-            _log(request, name, status, started, request_id, error)
+            _log(request, name, status, started, request_id, error, items)
+            if error is None and lines:
+                return Response("".join(line + "\n" for line in answer), media_type=NDJSON,
+                                headers={"x-request-id": request_id})
             content = answer if error is None else {"error": error}
             return JSONResponse(content, status_code=status, headers={"x-request-id": request_id})
 
@@ -314,7 +350,7 @@ def create_app(pool: SolverPool, advice: AdviceRuns, scoring: ScoreWorkers,
         return FileResponse(STATIC / "index.html", media_type="text/html; charset=utf-8")
 
     routes = [
-        endpoint("solve", solving(calls.solve)),
+        endpoint("solve", solving(calls.solve), solving(evaluate_lines)),
         endpoint("analyze", pooled(calls.analyze)),
         endpoint("position", pooled(calls.position)),
         endpoint("score", scored),
@@ -342,10 +378,17 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
-def _log(request: Request, name: str, status: int, started: float, request_id: str, error: str | None) -> None:
+def _media_type(request: Request) -> str:
+    return request.headers.get("content-type", "").split(";")[0].strip().lower()
+
+
+def _log(request: Request, name: str, status: int, started: float, request_id: str, error: str | None,
+         items: int | None = None) -> None:
     fields: dict[str, Any] = {"event": "http", "method": f"/api/v1/{name}", "status": status,
                               "duration_ms": round((time.perf_counter() - started) * 1000, 3),
                               "peer": request.client.host if request.client else "", "request_id": request_id}
+    if items is not None:
+        fields["items"] = items
     if error is not None:
         fields["error"] = error[:300]
     level = logging.WARNING if status >= 500 else logging.INFO

@@ -30,6 +30,12 @@ _CALLS: dict[str, tuple[str, list[str]]] = {
               ["convention", "kind", "input"]),
 }
 
+_LINES = {"application/x-ndjson": {"schema": {
+    "type": "string", "description": "JSON lines: `prefdd batch`'s input lines in, its output lines out (one "
+                                    "answer line per non-blank input line, in order; a bad line answers "
+                                    "`{\"error\": ...}` in its place); at most the server's max_batch_items lines"}}}
+"""``solve``'s second form: ``prefdd batch``'s lines."""
+
 _ERROR = {"description": "", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
 
 
@@ -37,15 +43,16 @@ def _operation(name: str, summary: str, required: list[str]) -> dict[str, Any]:
     errors = {"400": "bad input (the message names the field and the problem)", "401": "missing or wrong token",
               "413": "request body too large", "429": "a server limit (named in the message)",
               "504": "the deadline passed; the search was stopped"}
+    lines = _LINES if name == "solve" else {}
     return {"post": {
         "operationId": name, "summary": summary,
         "parameters": [{"name": "timeout", "in": "query", "required": False,
                         "description": "seconds this call may take (at most the server's limit)",
                         "schema": {"type": "number", "exclusiveMinimum": 0}}],
         "requestBody": {"required": True, "content": {"application/json": {"schema": {
-            "type": "object", "required": required, "additionalProperties": True}}}},
-        "responses": {"200": {"description": "the answer object",
-                              "content": {"application/json": {"schema": {"type": "object"}}}},
+            "type": "object", "required": required, "additionalProperties": True}}, **lines}},
+        "responses": {"200": {"description": "the answer object" + (" (JSON lines: the answer lines)" if lines else ""),
+                              "content": {"application/json": {"schema": {"type": "object"}}, **lines}},
                       **{code: {**_ERROR, "description": text} for code, text in errors.items()}},
     }}
 

@@ -91,7 +91,7 @@ class ProcessSettings:
         """The settings of one of ``processes``: the counted limits divided among them."""
         share = lambda total: max(1, total // processes)  # noqa: E731
         web = WebConfig(self.web.timeout, self.web.max_body_bytes, share(self.web.max_concurrent),
-                        self.web.max_advice_layouts, self.web.auth_token)
+                        self.web.max_advice_layouts, self.web.auth_token, self.web.max_batch_items)
         workers = share(self.workers)
         return ProcessSettings(web, workers, share(self.max_advice_runs), self.advice_workers or self.workers,
                                self.max_advice_seconds, share(self.score_workers), self.max_score_seconds,
