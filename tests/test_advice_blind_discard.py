@@ -8,6 +8,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+from dataclasses import replace
 
 from hypothesis import given, settings, strategies as st
 
@@ -16,6 +17,7 @@ from solver import Card, Contract, Deal, Hand
 from solver.advice import RunOptions, advise_bid, advise_whist, bid_json, bid_request, whist_json, whist_request
 from solver.advice.blind_discard import BlindDiscard, blind_candidates, blind_tricks, blind_worlds
 from solver.advice.play import discard_classes
+from solver.advice.whist import with_conservative
 from solver.analysis import best_discard
 from solver.analysis.discard import discard_order
 from solver.cli import main
@@ -150,6 +152,9 @@ def test_whist_advice_shows_it_by_default_and_says_what_it_is() -> None:
                        RunOptions(layouts=30, seed=4, workers=2))
     assert off.conservative is None and off.notes[-1].endswith("not measured: not asked for")
     assert [o.value for o in off.options] == [o.value for o in advice.options]
+    # Measured afresh, without the run's own answers to skip searches: the same figure.
+    again = with_conservative(replace(off, request=advice.request), RunOptions(layouts=30, seed=4, workers=1))
+    assert again.conservative == figure
     played = advise_whist(whist_request("JT98.JT.98.A9", "..J.K", "6c", 1, 2, played=["As"]),
                           RunOptions(layouts=10, seed=4, workers=2))
     assert played.conservative is None and "the discard is made" in played.notes[-1]

@@ -156,6 +156,27 @@ def test_advice_equals_the_command_line(api: Api) -> None:
     assert without_times(answer) == without_times(expected)
 
 
+def test_blind_discard_figure_as_the_command_line_gives_it(api: Api) -> None:
+    whist = {"hand": "AQ7.K98.KT.QJ", "talon": "..J.K", "contract": "6h", "declarer": 1, "seat": 0,
+             "other": "pass", "layouts": 20, "seed": 3}
+    argv = ["whist", "AQ7.K98.KT.QJ", "--talon", "..J.K", "--contract", "6h", "--declarer", "1", "--seat", "0",
+            "--other", "pass", "--layouts", "20", "--seed", "3", "--workers", "2"]
+    status, answer = api.post("whist", whist)
+    assert status == 200 and answer["conservative"]["figure"] == "blind_discard"
+    assert answer["conservative"] == cli_json(*argv)["conservative"]
+    status, answer = api.post("whist", {**whist, "blind_discard": 5})
+    assert status == 200 and answer["conservative"]["layouts"] == 5
+    assert answer["conservative"] == cli_json(*argv, "--blind-discard", "5")["conservative"]
+    status, answer = api.post("whist", {**whist, "blind_discard": 0})
+    assert status == 200 and answer["conservative"] is None
+    status, answer = api.post("bid", {"hand": "AQ.KJ.AKJ98.A", "seat": 0, "contracts": ["7nt", "8d"], "layouts": 6})
+    expected = cli_json("bid", "AQ.KJ.AKJ98.A", "--seat", "0", "--contracts", "7nt,8d", "--layouts", "6",
+                        "--workers", "2")
+    assert status == 200 and answer["conservative_runner_up"] == expected["conservative_runner_up"] is not None
+    status, answer = api.post("whist", {**whist, "blind_discard": -1})
+    assert status == 400 and "blind_discard" in answer["error"]
+
+
 def test_play_advice_equals_the_command_line(api: Api) -> None:
     body = {"hand": "T98.JT98.T98.", "contract": "misere", "declarer": 1, "seat": 0, "talon": "..7.7",
             "open": {"2": "KQJ.AKQ.AKQJ."}}

@@ -60,7 +60,7 @@ from .parallel import LayoutRun, RunOptions, RunStats, run_layouts
 from .play import OutcomeKey, discard_classes, made, split_tricks
 from .stats import Estimate, Number, merge_units, sureness
 from .blind_discard import BLIND_DISCARD, BLIND_NOTE, BlindDiscard
-from .optimism import Optimism, measure_blind_discard, measure_optimism
+from .optimism import Optimism, layout_key, measure_blind_discard, measure_optimism
 from .single_dummy import SingleDummy
 from .values import AllPassValuer, DefenceRule, Valuer, rule_scenario
 from .inputs import FULL_DECK, check_prior, parse_convention, parse_hand
@@ -313,13 +313,14 @@ def advise_bid(request: BidRequest, options: RunOptions | None = None) -> BidAdv
     """Every contract's chance and expected value over the hidden layouts."""
     require_type(request, BidRequest, "request")
     options = RunOptions.given(options)
+    seen: dict[tuple[int, ...], tuple] = {}
     if request.after_talon:
         advice = _advise_after_talon(request, options)
     else:
-        advice = _advise_before_talon(request, options)
+        advice = _advise_before_talon(request, options, seen)
     if request.single_dummy.layouts and advice.recommended.contract.kind is ContractKind.TRICKS:
         advice = replace(advice, optimism=_optimism(request, advice.recommended, options.seed))
-    return _with_conservative(advice, options)
+    return _with_conservative(advice, options, seen)
 
 
 def _declarer_values(request: BidRequest, contract: Contract) -> dict[str, Callable[[int], float]]:
@@ -343,23 +344,26 @@ def _blind_skipped(request: BidRequest, best: ContractAdvice) -> str | None:
     return None
 
 
-def _with_conservative(advice: BidAdvice, options: RunOptions) -> BidAdvice:
+def _with_conservative(advice: BidAdvice, options: RunOptions, seen: dict[tuple[int, ...], tuple]) -> BidAdvice:
     """The blind-discard figures of the best contract and of the runner-up
     trick contract, a note saying what they are, and the plan saying so when
-    the runner-up is worth more by them."""
+    the runner-up is worth more by them (``seen``: the run's outcome key of
+    each layout it played, by :func:`~solver.advice.optimism.layout_key`)."""
     request, best = advice.request, advice.recommended
     skipped = _blind_skipped(request, best)
     if skipped is not None:
         return replace(advice, notes=advice.notes + (f"conservative figure (blind discard) not measured: {skipped}",))
     size = request.hand_size
-    space = LayoutSpace(request.hidden, (2, size, size), (Hand(0), Hand(0), Hand(0)))
+    space = LayoutSpace(request.hidden, (2, size, size), (Hand(0), Hand(0), Hand(0)), misere_only(request.kinds))
 
     def measure(contract: Contract) -> Optimism | None:
+        slot = request.kinds.index(contract_kind(contract))
         return measure_blind_discard(contract, request.seat, space,
                                      lambda parts: (_seated(request, request.hand, parts[1:]), parts[0]),
                                      request.blind_discard, options, leader=request.leader,
                                      prior=request.prior_tricks[request.seat],
-                                     values=_declarer_values(request, contract))
+                                     values=_declarer_values(request, contract),
+                                     known={layout: key[slot][0] for layout, key in seen.items()})
 
     figure = measure(best.contract)
     if figure is None:
@@ -432,7 +436,8 @@ def _outcome(request: BidRequest, position: Position, solver: Solver, value: int
     return (prior[request.seat] + value, None)
 
 
-def _advise_before_talon(request: BidRequest, options: RunOptions) -> BidAdvice:
+def _advise_before_talon(request: BidRequest, options: RunOptions, seen: dict[tuple[int, ...], tuple]) -> BidAdvice:
+    """The 10-card question (``seen`` gets each layout's outcome key)."""
     size = request.hand_size
     kinds = request.kinds
     space = LayoutSpace(request.hidden, (2, size, size), (Hand(0), Hand(0), Hand(0)), misere_only(kinds))
@@ -452,6 +457,7 @@ def _advise_before_talon(request: BidRequest, options: RunOptions) -> BidAdvice:
             plays_talon = request.four_players and request.convention.allpass_dealer_4p == "plays_talon"
             line = allpass_line(deal, four_players=plays_talon, solver=solver)
             key.append(("allpass", line.tricks, line.unclaimed))
+        seen[layout_key(parts)] = tuple(key)
         return {tuple(key): 1}
 
     run = run_layouts(space, evaluate, options).finished()
@@ -512,6 +518,8 @@ def _advise_after_talon(request: BidRequest, options: RunOptions) -> BidAdvice:
     size = request.hand_size
     kinds = request.kinds
     space = LayoutSpace(request.hidden, (size, size), (Hand(0), Hand(0)), misere_only(kinds))
+    # Without renaming the suits: one discard of a class serves every
+    # contract asked about, trump contracts included.
     classes = discard_classes(request.hand, [request.hidden])
     discards = [members[0] for members in classes]
 

@@ -28,9 +28,10 @@ to it when every discard leaves the same game, or when the discard chosen
 blind is also best on the real layout. It measures only the optimism of the
 discard; the play stays double dummy (the single-dummy figure,
 :mod:`solver.advice.single_dummy`, measures the play's). Its cost is
-``worlds`` + 1 best-discard searches and a few solves per layout, on
-``layouts`` layouts (the first ones the run keeps), far fewer than the
-advice's: it is a measurement next to the advice, not a second advice.
+``worlds`` best-discard searches and a few solves per layout (the layout's
+own best discard is the advice's), on ``layouts`` layouts (the first ones the
+run keeps), far fewer than the advice's: it is a measurement next to the
+advice, not a second advice.
 Trick contracts only.
 """
 from __future__ import annotations
@@ -73,8 +74,8 @@ class BlindDiscard:
 
 
 BLIND_DISCARD = BlindDiscard()
-"""The default: 12 layouts, 2 worlds each (measured: about 5 % more time on
-a whist advice of 1,000 layouts)."""
+"""The default: 12 layouts, 2 worlds each (measured: 2-5 % of the CPU time
+of a whist advice of 1,000 layouts, benchmarks/README.md)."""
 
 BLIND_DISCARD_TEXT = ("blind discard: the declarer's discard chosen without seeing the defenders' cards (on his "
                       "12 cards and worlds of theirs he imagines: one discard for every layout he cannot tell "
