@@ -103,7 +103,8 @@ def register(subparsers: Any) -> None:
     serve.add_argument("--grace", type=cli_args.seconds, default=10.0,
                        help="seconds calls in flight get to finish on SIGTERM (default 10)")
     serve.add_argument("--max-batch-items", type=cli_args.positive_int, default=1_000_000,
-                       help="items one EvaluateBatch stream may carry (default 1000000)")
+                       help="items one EvaluateBatch stream, or lines one JSON-lines POST /api/v1/solve, "
+                            "may carry (default 1000000)")
     serve.add_argument("--max-message-bytes", type=cli_args.positive_int, default=4 << 20,
                        help="largest message in bytes (default 4 MiB)")
     serve.add_argument("--max-concurrent-rpcs", type=cli_args.positive_int, default=64,
