@@ -12,6 +12,8 @@ from typing import Any, Callable, Sequence
 
 from deals import random_deal, random_positions, realistic_positions
 from solver import Card, Contract, ContractKind, Deal, Hand, Position, Solver, deal_table
+from solver.advice import EnumerationRequest, enumeration_request
+from solver.advice.layouts import LayoutSpace
 from solver.analysis import allpass_line, best_discard, discard_table
 from solver.engine import OPT_ALL, OPT_NONE
 from solver._core import lib
@@ -74,6 +76,86 @@ def allpass_jobs() -> list[Position]:
             for deal in deals(300, "analysis-allpass-deals")]
 
 
+EASY_ENUMERATION = ("AKJ97.A8.KQ.A87", ".8..7", "6s")
+"""The enumeration benchmark's hand: ♠AKJ97 ♣A ♦KQ ♥A8 after discarding ♣8 ♥7,
+6♠ by first hand (from an empty table its splits take about 1,400 nodes)."""
+SETTLED_NODES = 100
+"""A split whose search from an empty table ends within this many nodes is
+settled by the bounds (the sure tricks at the first trick boundaries)."""
+PROBE_SPLITS = 32
+SEARCHING_NODES = (2_000, 3_000)
+"""The mean nodes a split of a searching hand takes from an empty table:
+above the easy hand's, below what makes one enumeration last minutes."""
+
+
+def split_nodes(request: EnumerationRequest, splits: int = PROBE_SPLITS, seed: int = 0) -> list[int]:
+    """The nodes of each of ``splits`` sampled splits, each searched from an
+    empty table (nothing carried over from another split)."""
+    size = len(request.hand)
+    space = LayoutSpace(request.defenders, (size, size), (Hand(0), Hand(0)))
+    first, second = (request.declarer + 1) % 3, (request.declarer + 2) % 3
+    solver = Solver()
+    nodes = []
+    for index in range(splits):
+        hands = [request.hand] * 3
+        hands[first], hands[second] = space.sample(seed, index)
+        solver.set_options(OPT_ALL)    # empties the table
+        solver.reset_stats()
+        solver.solve(Position((hands[0], hands[1], hands[2]), request.kinds[0], request.declarer, request.leader))
+        nodes.append(solver.stats().nodes)
+    return nodes
+
+
+def searching_hands(count: int = 2, seed: str = "searching") -> list[tuple[str, str, str]]:
+    """Hands (cards, discard, contract) for the enumeration whose splits need
+    real search: from seeded random 12-card hands of first hand with 2 random
+    discards, in 6 of the longest suit or (two times in five) 6NT, those
+    where none of :data:`PROBE_SPLITS` sampled splits is settled by the
+    bounds and the mean is within :data:`SEARCHING_NODES`."""
+    rng = random.Random(seed)
+    found: list[tuple[str, str, str]] = []
+    while len(found) < count:
+        cards = rng.sample(range(32), 12)
+        hand = Hand.from_cards(Card.from_index(c) for c in cards)
+        discard = Hand.from_cards(Card.from_index(c) for c in cards[10:])
+        kept = hand - discard
+        lengths = [bin(kept.mask >> (8 * suit) & 0xFF).count("1") for suit in range(4)]
+        strain = "nt" if rng.random() < 0.4 else "scdh"[max(range(4), key=lambda suit: lengths[suit])]
+        request = enumeration_request(hand, 0, "6" + strain, discard=discard)
+        nodes = split_nodes(request)
+        settled = sum(n <= SETTLED_NODES for n in nodes)
+        if settled == 0 and SEARCHING_NODES[0] <= sum(nodes) / len(nodes) <= SEARCHING_NODES[1]:
+            found.append((str(hand), str(discard), "6" + strain))
+    return found
+
+
+ENUMERATION_SLICE = 4096
+
+
+def enumeration_jobs() -> list[EnumerationRequest]:
+    """The easy hand and the searching hands, as enumeration requests."""
+    return [enumeration_request(cards, 0, contract, discard=discard)
+            for cards, discard, contract in [EASY_ENUMERATION] + searching_hands()]
+
+
+def enumeration_slice(solver: Solver, request: EnumerationRequest) -> list[int]:
+    """The values of the first :data:`ENUMERATION_SLICE` splits in the
+    enumeration's order, solved one after the other on ``solver`` (as one
+    worker of ``prefdd enumerate`` solves its chunk)."""
+    size = len(request.hand)
+    space = LayoutSpace(request.defenders, (size, size), (Hand(0), Hand(0)))
+    hands = [request.hand] * 3
+    first, second = (request.declarer + 1) % 3, (request.declarer + 2) % 3
+    values = []
+    for index, (a, b) in enumerate(space.enumerate_masks()):
+        if index == ENUMERATION_SLICE:
+            break
+        hands[first], hands[second] = Hand(a), Hand(b)
+        values.append(solver.solve(Position((hands[0], hands[1], hands[2]), request.kinds[0], request.declarer,
+                                            request.leader)))
+    return values
+
+
 def solve(solver: Solver, position: Position) -> int:
     return solver.solve(position)
 
@@ -134,6 +216,8 @@ def _sets() -> list[BenchSet]:
     sets.append(BenchSet("all-pass player value", allpass_jobs, solve, same))
     sets.append(BenchSet("all-pass max^n line", lambda: deals(100, "analysis-allpass-line"),
                          lambda solver, deal: allpass_line(deal, solver=solver), allpass_line_answer))
+    sets.append(BenchSet(f"enumeration, first {ENUMERATION_SLICE:,} splits", enumeration_jobs,
+                         enumeration_slice, same))
     return sets
 
 

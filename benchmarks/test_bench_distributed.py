@@ -27,8 +27,7 @@ import pytest
 from harness import write_summary
 
 from deals import batch_requests
-from solver.batch import evaluate_line
-from solver.cli import ordered_map
+from solver.cli import BATCH_CHUNK, batch_answers
 
 distributed = pytest.importorskip("distributed")
 from solver import distributed as sd  # noqa: E402
@@ -76,7 +75,7 @@ def test_batch_throughput_on_a_cluster(benchmark, clusters) -> None:  # type: ig
     def run(name: str, lines: list[str]) -> list[str]:
         workers = int(name[-1])
         if name.startswith("in_process"):
-            return list(ordered_map(evaluate_line, lines, workers))
+            return [answer for chunk in batch_answers(lines, workers, BATCH_CHUNK) for answer in chunk]
         return [r.answer for r in sd.submit_batch(clusters[workers], lines)]  # type: ignore[misc]
 
     def one_round() -> None:

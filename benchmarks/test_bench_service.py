@@ -2,8 +2,8 @@
 
 * ``EvaluateBatch`` throughput: positions per second of a `prefdd serve
   --workers 2` process fed one stream by the typed client, against the
-  in-process batch rate (``prefdd batch --workers 2``'s own code path,
-  ``ordered_map`` over ``evaluate_line``) on the same positions, the two run
+  in-process batch rate (``prefdd batch --workers 2 FILE``'s own code path,
+  ``solver.cli.batch_answers``) on the same positions, the two run
   alternately. Target: ≥ 80 %.
 * ``Solve`` latency under 8 concurrent clients (threads, one channel each,
   sequential calls): p50 and p99.
@@ -15,7 +15,7 @@ service's overhead.
 
 Every round uses positions not seen before (fresh random full deals), so
 the server's long-lived workers profit from no table warmed by an earlier
-round (``ordered_map`` starts fresh threads, so fresh tables, each time).
+round (``batch_answers`` starts fresh threads, so fresh tables, each time).
 Bounded: a few thousand positions and a few hundred calls, one server process
 that is stopped at the end.
 
@@ -39,8 +39,9 @@ import pytest
 from harness import write_summary
 
 from deals import batch_requests
-from solver.batch import evaluate, evaluate_line
-from solver.cli import ordered_map
+from solver.analysis.batch import evaluate
+from solver.api import thread_solver
+from solver.cli import BATCH_CHUNK, batch_answers
 
 pytest.importorskip("grpc")
 from service.client import AnalysisClient, BatchItem  # noqa: E402
@@ -114,16 +115,16 @@ def client(server: ServeProcess) -> Iterator[AnalysisClient]:
 def in_process_round(requests: list[dict]) -> int:
     """``prefdd batch --workers 2``'s code path on JSON lines."""
     lines = [json.dumps(r) for r in requests]
-    answers = [json.loads(a) for a in ordered_map(evaluate_line, lines, WORKERS)]
+    answers = [json.loads(a) for chunk in batch_answers(lines, WORKERS, BATCH_CHUNK) for a in chunk]
     assert all("declarer_tricks" in a for a in answers)
     return len(answers)
 
 
 def in_process_unordered_round(requests: list[dict]) -> int:
-    """``solver.batch.evaluate`` on WORKERS fresh threads, every request queued
-    at once: no JSON, no head-of-line blocking; the upper bound."""
+    """``solver.analysis.batch.evaluate`` on WORKERS fresh threads, every
+    request queued at once: no JSON, no head-of-line blocking; the upper bound."""
     with ThreadPoolExecutor(max_workers=WORKERS) as pool:
-        answers = list(pool.map(evaluate, requests))
+        answers = list(pool.map(lambda request: evaluate(request, thread_solver()), requests))
     assert all("declarer_tricks" in a for a in answers)
     return len(answers)
 
@@ -135,10 +136,20 @@ def grpc_round(client: AnalysisClient, requests: list[dict]) -> int:
 
 
 def process_cpu(server_pid: int) -> float:
-    """CPU seconds used so far by this process and the server process (Linux /proc)."""
-    with open(f"/proc/{server_pid}/stat", encoding="ascii") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-    return time.process_time() + (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """CPU seconds used so far by this process and the server process with
+    its live child processes (its HTTP processes, say; Linux /proc)."""
+    return time.process_time() + _tree_cpu(server_pid)
+
+
+def _tree_cpu(pid: int) -> float:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        children = [int(child) for task in os.listdir(f"/proc/{pid}/task")
+                    for child in open(f"/proc/{pid}/task/{task}/children", encoding="ascii").read().split()]
+    except OSError:  # it has just ended
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK") + sum(_tree_cpu(c) for c in children)
 
 
 def alternate(benchmark, server_pid: int, chunks, runs, elapsed: dict, cpu: dict) -> None:  # type: ignore[no-untyped-def]

@@ -1,11 +1,14 @@
 """The JSON API's ``POST /api/v1/solve`` under a bounded load on loopback (127.0.0.1 only).
 
-Positions per second of a ``prefdd serve --no-grpc --http-port 0 --workers 2``
-process, fed by CLIENTS threads each holding one keep-alive connection and
-posting one batch request object per call, against the in-process batch rate
-(``prefdd batch --workers 2``'s code path, ``ordered_map`` over
-``evaluate_line``) on the same fresh positions, the two run alternately.
-Target: ≥ 80 %.
+Positions per second of ``prefdd serve --no-grpc --http-port 0 --workers 2
+--http-processes 2`` (two HTTP processes, one solver each: the same two
+solvers as the in-process batch), fed by CLIENTS threads each holding one
+keep-alive connection and posting one batch request object per call, against
+the in-process batch rate (``prefdd batch --workers 2 FILE``'s code path,
+``solver.cli.batch_answers``) on the same fresh positions, the ways
+run alternately. Target: ≥ 80 %. The same server with HTTP in its own process
+(``--http-processes 1``, the default, on the pool gRPC uses) is measured by
+``wrk`` alongside, for reference.
 
 The Python client threads share the two cores with the server, and
 ``http.client`` costs about as much CPU per call as the server does, so the
@@ -44,8 +47,21 @@ CLIENTS = 4
 SUMMARY: list[str] = []
 
 
+HTTP_PROCESSES = 2
+
+
 @pytest.fixture(scope="module")
 def server() -> Iterator[ServeProcess]:
+    process = ServeProcess("--no-grpc", "--http-port", "0", "--workers", str(WORKERS),
+                           "--http-processes", str(HTTP_PROCESSES))
+    try:
+        yield process
+    finally:
+        process.stop()
+
+
+@pytest.fixture(scope="module")
+def one_process_server() -> Iterator[ServeProcess]:
     process = ServeProcess("--no-grpc", "--http-port", "0", "--workers", str(WORKERS))
     try:
         yield process
@@ -56,7 +72,8 @@ def server() -> Iterator[ServeProcess]:
 @pytest.fixture(scope="module", autouse=True)
 def print_summary(request: pytest.FixtureRequest) -> Iterator[None]:
     yield
-    write_summary(request, f"HTTP/JSON API (loopback, --workers {WORKERS}, {CLIENTS} keep-alive connections):", SUMMARY)
+    write_summary(request, f"HTTP/JSON API (loopback, --workers {WORKERS} --http-processes {HTTP_PROCESSES}, "
+                           f"{CLIENTS} keep-alive connections):", SUMMARY)
 
 
 def http_round(port: int, requests: list[dict]) -> int:
@@ -117,9 +134,10 @@ def wrk_round(port: int, requests: list[dict], folder: Path) -> float:
 
 
 @pytest.mark.skipif(shutil.which("wrk") is None, reason="wrk is not installed (apt-get install wrk)")
-def test_api_solve_throughput_wrk(benchmark, server: ServeProcess, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_api_solve_throughput_wrk(benchmark, server: ServeProcess, one_process_server: ServeProcess,  # type: ignore[no-untyped-def]
+                                  tmp_path: Path) -> None:
     chunks = iter([batch_requests(WRK_POSITIONS, f"wrk-round-{k}") for k in range(ROUNDS)])
-    rates: dict[str, list[float]] = {"in_process": [], "wrk": []}
+    rates: dict[str, list[float]] = {"in_process": [], "wrk": [], "wrk_one_process": []}
 
     def one_round() -> None:
         requests = next(chunks)
@@ -127,14 +145,16 @@ def test_api_solve_throughput_wrk(benchmark, server: ServeProcess, tmp_path: Pat
         assert in_process_round(requests) == len(requests)
         rates["in_process"].append(len(requests) / (time.perf_counter() - start))
         rates["wrk"].append(wrk_round(server.http_port, requests, tmp_path))
+        rates["wrk_one_process"].append(wrk_round(one_process_server.http_port, requests, tmp_path))
 
     benchmark.pedantic(one_round, rounds=ROUNDS, iterations=1, warmup_rounds=0)
     mean = {name: sum(values) / len(values) for name, values in rates.items()}
-    ratio = mean["wrk"] / mean["in_process"]
-    benchmark.extra_info.update({"ratio": round(ratio, 3), **{f"{k}_per_s": round(v, 1) for k, v in mean.items()}})
+    ratio, ratio_one = mean["wrk"] / mean["in_process"], mean["wrk_one_process"] / mean["in_process"]
+    benchmark.extra_info.update({"ratio": round(ratio, 3), "ratio_one_process": round(ratio_one, 3),
+                                 **{f"{k}_per_s": round(v, 1) for k, v in mean.items()}})
     SUMMARY.append(f"POST /api/v1/solve from wrk ({WRK_SECONDS} s a round, fresh full deals), positions/s: "
                    f"HTTP {mean['wrk']:.0f}, prefdd batch in process {mean['in_process']:.0f}: {ratio:.0%} "
-                   "(target >= 80%)")
+                   f"(target >= 80%); --http-processes 1: {mean['wrk_one_process']:.0f} ({ratio_one:.0%})")
 
 
 def test_api_solve_throughput(benchmark, server: ServeProcess) -> None:  # type: ignore[no-untyped-def]

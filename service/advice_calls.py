@@ -137,16 +137,29 @@ def whist_from_proto(message: pb.AdviseWhistRequest) -> tuple[WhistRequest, Budg
             message.prior_tricks),
         discard_model=DISCARD_MODELS.required(message.discard_model, "discard_model"),
         auction=_auction(message), split=message.split, four_players=message.four_players,
-        single_dummy=_single_dummy_layouts(message.single_dummy_layouts))
+        single_dummy=_single_dummy_layouts(message.single_dummy_layouts),
+        blind_discard=_blind_discard_layouts(message))
     return request, budget_from_proto(message.budget, DEFAULT_WHIST_LAYOUTS)
 
 
 MAX_SINGLE_DUMMY_LAYOUTS = 1000
+MAX_BLIND_DISCARD_LAYOUTS = 1000
+"""The most layouts a caller may ask the single-dummy and blind-discard figures for."""
 
 
 def _single_dummy_layouts(value: int) -> int:
     if value > MAX_SINGLE_DUMMY_LAYOUTS:
         raise RequestError(f"field 'single_dummy_layouts' is {value}; the limit is {MAX_SINGLE_DUMMY_LAYOUTS}")
+    return value
+
+
+def _blind_discard_layouts(message) -> int | None:  # type: ignore[no-untyped-def]
+    """The optional ``blind_discard_layouts`` (unset: the default, 0: off)."""
+    if not message.HasField("blind_discard_layouts"):
+        return None
+    value = message.blind_discard_layouts
+    if value > MAX_BLIND_DISCARD_LAYOUTS:
+        raise RequestError(f"field 'blind_discard_layouts' is {value}; the limit is {MAX_BLIND_DISCARD_LAYOUTS}")
     return value
 
 
@@ -162,6 +175,19 @@ def _single_dummy(out, optimism) -> None:  # type: ignore[no-untyped-def]
         contract=convert.contract_to_proto(optimism.contract), layouts=optimism.layouts, worlds=optimism.worlds,
         tricks=_figure(optimism.tricks), makes=_figure(optimism.makes),
         values=[pb.NamedFigure(name=name, figure=_figure(figure)) for name, figure in optimism.values.items()]))
+
+
+def _pair(figure) -> pb.ConservativePair:  # type: ignore[no-untyped-def]
+    return pb.ConservativePair(double_dummy=figure.double_dummy, conservative=figure.conservative,
+                               std_error=figure.std_error)
+
+
+def conservative_figure(figure) -> pb.ConservativeFigure:  # type: ignore[no-untyped-def]
+    """A conservative figure (:class:`solver.advice.optimism.Optimism`) as its message."""
+    return pb.ConservativeFigure(
+        figure=figure.figure, description=figure.description, contract=convert.contract_to_proto(figure.contract),
+        layouts=figure.layouts, worlds=figure.worlds, tricks=_pair(figure.tricks), makes=_pair(figure.makes),
+        values=[pb.NamedConservative(name=name, figure=_pair(value)) for name, value in figure.values.items()])
 
 
 def whist_layouts(request: WhistRequest) -> int:
@@ -206,6 +232,8 @@ def whist_response(advice: WhistAdvice) -> pb.AdviseWhistResponse:
     if advice.advantage is not None:
         out.advantage.CopyFrom(_estimate(advice.advantage))
     _single_dummy(out, advice.optimism)
+    if advice.conservative is not None:
+        out.conservative.CopyFrom(conservative_figure(advice.conservative))
     return out
 
 
@@ -221,7 +249,8 @@ def bid_from_proto(message: pb.AdviseBidRequest) -> tuple[BidRequest, BudgetChoi
         defence=DEFENCE_RULES.required(message.defence, "defence"),
         unseen=_optional_text(message.unseen, "unseen"),
         prior_tricks=convert.prior_tricks_from_proto(message.prior_tricks), four_players=message.four_players,
-        value_pass=not message.no_pass, single_dummy=_single_dummy_layouts(message.single_dummy_layouts))
+        value_pass=not message.no_pass, single_dummy=_single_dummy_layouts(message.single_dummy_layouts),
+        blind_discard=_blind_discard_layouts(message))
     return request, budget_from_proto(message.budget, DEFAULT_BID_LAYOUTS)
 
 
@@ -256,6 +285,9 @@ def bid_response(advice: BidAdvice) -> pb.AdviseBidResponse:
     if advice.recommendation_advantage is not None:
         out.recommendation_advantage.CopyFrom(_estimate(advice.recommendation_advantage))
     _single_dummy(out, advice.optimism)
+    for name in ("conservative", "conservative_runner_up"):
+        if (figure := getattr(advice, name)) is not None:
+            getattr(out, name).CopyFrom(conservative_figure(figure))
     return out
 
 

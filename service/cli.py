@@ -73,6 +73,7 @@ def run_serve(args: argparse.Namespace) -> int:
             tls_key=_read(args.tls_key, "TLS key") if args.tls_key else None,
             auth_token=_token(args.auth_token_file) if args.auth_token_file else None,
             grpc_enabled=args.grpc, http_port=args.http_port, http_timeout=args.http_timeout,
+            http_processes=args.http_processes,
             dask=args.dask,
         )
         errors = capture_native_stderr()
@@ -142,6 +143,10 @@ def register(subparsers: Any) -> None:
                        help="serve only HTTP (needs --http-port)")
     serve.add_argument("--http-timeout", type=cli_args.positive_seconds, default=60.0,
                        help="seconds an HTTP call may take at most; its search is stopped then (default 60)")
+    serve.add_argument("--http-processes", type=cli_args.positive_int, default=1, metavar="N",
+                       help="serve HTTP from N processes of their own, each with its share of --workers and "
+                            "of the limits (default 1: this process, on the solver pool gRPC uses); N = the "
+                            "number of cores serves the most calls a second")
     serve.add_argument("--dask", metavar="ADDRESS", type=cli_args.dask_address,
                        help="solve batch streams and advice runs on a Dask cluster: its scheduler's host:port, "
                             "or local:N for N local worker processes (needs the dask extra)")

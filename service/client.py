@@ -289,13 +289,15 @@ class AnalysisClient:
                      auction: Mapping[str, int] | None = None, split: bool = False, four_players: bool = False,
                      layouts: int = 0, seconds: float = 0.0, seed: int = 0, mode: str = "auto",
                      timeout: float | None = None, auction_model: str = "default",
-                     single_dummy_layouts: int = 0) -> pb.AdviseWhistResponse:
+                     single_dummy_layouts: int = 0,
+                     blind_discard_layouts: int | None = None) -> pb.AdviseWhistResponse:
         """Whist or pass (``prefdd whist``): each option's expected value over
         the hidden layouts. ``auction``: keep only layouts the declarer could
         have bid from ({} for the defaults, or ``min_trumps``,
         ``max_undertricks``, ``whister_min_tops``); without it,
         ``auction_model`` (``default`` or ``none``) says which model. ``layouts`` (0: 1000), ``seconds`` (0: none),
-        ``seed`` and ``mode`` (auto, sample, exact) are the run's budget."""
+        ``seed`` and ``mode`` (auto, sample, exact) are the run's budget.
+        ``blind_discard_layouts``: None for the default conservative figure, 0 for none."""
         request = pb.AdviseWhistRequest(
             hand=hand, talon=talon, contract=contract_message(contract), declarer=_seat(declarer), seat=_seat(seat),
             other_decision=DECISIONS.from_text(other_decision), convention=CONVENTIONS.from_text(convention),
@@ -303,7 +305,8 @@ class AnalysisClient:
             prior_tricks=list(prior_tricks),
             discard_model=DISCARD_MODELS.from_text(discard_model),
             split=split, four_players=four_players, budget=_budget(layouts, seconds, seed, mode),
-            auction_model=AUCTION_MODELS.from_text(auction_model), single_dummy_layouts=single_dummy_layouts)
+            auction_model=AUCTION_MODELS.from_text(auction_model), single_dummy_layouts=single_dummy_layouts,
+            blind_discard_layouts=blind_discard_layouts)
         if auction is not None:
             request.auction.CopyFrom(pb.AuctionFilter(**auction))
         return self._call(self.stub.AdviseWhist, request, timeout)
@@ -335,7 +338,7 @@ class AnalysisClient:
                    defence: str = "whist", unseen: str = "", prior_tricks: Sequence[int] = (),
                    four_players: bool = False, layouts: int = 0, seconds: float = 0.0, seed: int = 0,
                    mode: str = "auto", timeout: float | None = None, no_pass: bool = False,
-                   single_dummy_layouts: int = 0) -> pb.AdviseBidResponse:
+                   single_dummy_layouts: int = 0, blind_discard_layouts: int | None = None) -> pb.AdviseBidResponse:
         """Which contract (``prefdd bid``): every contract's chance and expected
         value from 10 cards, or the best contract and discard of 12 (``talon``
         added). ``contracts`` empty: all. ``layouts`` 0: 200."""
@@ -346,7 +349,7 @@ class AnalysisClient:
             defence=DEFENCE_RULES.from_text(defence), unseen=unseen,
             prior_tricks=list(prior_tricks), four_players=four_players,
             budget=_budget(layouts, seconds, seed, mode), no_pass=no_pass,
-            single_dummy_layouts=single_dummy_layouts)
+            single_dummy_layouts=single_dummy_layouts, blind_discard_layouts=blind_discard_layouts)
         return self._call(self.stub.AdviseBid, request, timeout)
 
     def enumerate_splits(self, hand: str, declarer: int, contracts: Iterable[Contract | str], *, discard: str = "",

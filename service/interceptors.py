@@ -376,10 +376,16 @@ def _finish(context: grpc.ServicerContext, started: float, failed: bool, fields:
 class JsonLogFormatter(logging.Formatter):
     """One JSON object a line: time, level, logger, message and the record's ``fields``."""
 
+    _second = -1
+    _second_text = ""
+
     def format(self, record: logging.LogRecord) -> str:
+        second = int(record.created)
+        if second != self._second:  # strftime once a second: a busy server logs thousands of lines a second
+            self._second_text = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second))
+            self._second = second
         entry: dict[str, Any] = {
-            "time": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created))
-                    + f".{int(record.msecs):03d}Z",
+            "time": f"{self._second_text}.{int(record.msecs):03d}Z",
             "level": record.levelname.lower(),
             "logger": record.name,
         }

@@ -133,6 +133,10 @@ class ServerConfig:
     port), with the same solvers and limits (:mod:`service.web`)."""
     http_timeout: float = 60.0
     """Seconds an HTTP call may take at most (its search is stopped then)."""
+    http_processes: int = 1
+    """1: HTTP is served by this process, on the solver pool gRPC uses. N > 1:
+    by N processes of their own, the limits divided among them
+    (:mod:`service.web.processes`)."""
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(self) if f.repr)
@@ -142,7 +146,7 @@ class ServerConfig:
     def __post_init__(self) -> None:
         for name in ("max_batch_items", "batch_window", "max_message_bytes", "max_concurrent_rpcs",
                      "max_health_watches", "max_connections", "max_advice_runs", "max_advice_layouts",
-                     "advice_workers", "score_workers"):
+                     "advice_workers", "score_workers", "http_processes"):
             value = getattr(self, name)
             if value is None and name in ("batch_window", "advice_workers"):
                 continue
@@ -163,6 +167,10 @@ class ServerConfig:
                 raise ValueError(f"{name} must be 0..65535, got {value!r}")
         if not self.grpc_enabled and self.http_port is None:
             raise ValueError("with gRPC off, give an HTTP port: there is nothing to serve")
+        if self.http_processes > 1 and self.http_port is None:
+            raise ValueError("HTTP processes need an HTTP port")
+        if self.http_processes > 1 and self.dask is not None:
+            raise ValueError("HTTP processes solve on their own threads: they cannot be combined with a Dask cluster")
         if not (self.http_timeout > 0):
             raise ValueError(f"http_timeout must be a positive number of seconds, got {self.http_timeout}")
         if (self.tls_cert is None) != (self.tls_key is None):
@@ -288,7 +296,16 @@ def start_server(config: ServerConfig) -> RunningServer:
             web = WebConfig(timeout=config.http_timeout, max_body_bytes=config.max_message_bytes,
                             max_concurrent=config.max_concurrent_rpcs, max_advice_layouts=config.max_advice_layouts,
                             auth_token=config.auth_token)
-            running.http = start_http(pool, advice, scoring, config.host, config.http_port, web)
+            if config.http_processes == 1:
+                running.http = start_http(pool, advice, scoring, config.host, config.http_port, web)
+            else:
+                from .web.processes import ProcessSettings, start_http_processes
+                settings = ProcessSettings(
+                    web, pool.workers, config.max_advice_runs, config.advice_workers or 0, config.max_advice_seconds,
+                    config.score_workers, config.max_score_seconds, keep_alive=30.0,
+                    log_level=logging.getLevelName(logging.getLogger().getEffectiveLevel()).lower(),
+                    solver_setup=config.solver_setup)
+                running.http = start_http_processes(config.host, config.http_port, config.http_processes, settings)
     except OSError:
         running.stop(grace=0)
         raise
@@ -378,7 +395,8 @@ def serve(config: ServerConfig, grace: float = 10.0) -> int:
         "workers": running.pool.workers, "advice_workers": running.advice.workers,
         "max_advice_runs": running.advice.max_runs, "tls": config.tls_cert is not None,
         "auth": config.auth_token is not None, "grpc": config.grpc_enabled,
-        "http": running.http.url if running.http is not None else None, "dask": config.dask}})
+        "http": running.http.url if running.http is not None else None, "http_processes": config.http_processes,
+        "dask": config.dask}})
     try:
         while not stopping.wait(0.5):
             pass

@@ -33,8 +33,7 @@ searches in the same order as one call each, so every answer is the same.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, NamedTuple, Sequence
 
 from .engine import SearchStopped, Solver
 from .jsonlines import JSONTextError, LineError, dumps, loads
@@ -55,8 +54,7 @@ class BatchError(ValueError):
 Answer = dict[str, Any]
 
 
-@dataclass(frozen=True)
-class BatchRequest:
+class BatchRequest(NamedTuple):
     """A request object with its common fields read and checked."""
 
     fields: dict[str, Any]

@@ -153,6 +153,13 @@ def _answer_lines(lines: list[str | LineError]) -> list[str]:
     return evaluate_lines(lines, api.thread_solver())
 
 
+def batch_answers(lines: Iterable[str | LineError], workers: int, chunk: int = 1) -> Iterator[list[str]]:
+    """``prefdd batch``'s output lines in input order, ``chunk`` input lines
+    at a time (their solves in one C call) on each of ``workers`` threads,
+    each with its thread's solver."""
+    return ordered_map(_answer_lines, _chunks(lines, chunk), workers)
+
+
 def cmd_batch(args: argparse.Namespace) -> int:
     out = sys.stdout
     source: IO[bytes] = open(args.file, "rb") if args.file else stdin_bytes()
@@ -168,7 +175,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
         # answered line by line, so a program that waits for each answer
         # before writing the next request gets it.
         size = BATCH_CHUNK if _is_file(source) else 1
-        for answers in ordered_map(_answer_lines, _chunks(lines, size), args.workers):
+        for answers in batch_answers(lines, args.workers, size):
             for answer in answers:
                 out.write(answer + "\n")
             out.flush()

@@ -87,12 +87,25 @@ def check_position(position: object, what: str = "position") -> Position:
     range its C field takes, or a :class:`PositionError` naming the field.
     (Positions are normally built by :meth:`Position.start` and
     :meth:`Position.play`, which check the rules; this guards the fields of a
-    Position built or replaced by hand. The C core checks the rules again.)"""
+    Position built or replaced by hand. The C core checks the rules again.)
+
+    A Position is frozen, so its fields are checked once, on its first way
+    into the core (:func:`_check_fields`); its later calls (the value, the
+    card values and the line of one request) trust it."""
     if not isinstance(position, Position):
         raise PositionTypeError(f"{what} must be a Position, got {type(position).__name__} {position!r:.80}")
-    p = position
+    if not position.__dict__.get(_CHECKED):
+        _check_fields(position, what)
+        object.__setattr__(position, _CHECKED, True)   # not a field: equality and hashing ignore it
+    return position
+
+
+_CHECKED = "_fields_checked"
+
+
+def _check_fields(p: Position, what: str) -> None:
     hands, trick, taken = p.hands, p.trick, p.tricks_taken
-    # One pass for the usual, valid case (it runs before every C call);
+    # One pass for the usual, valid case (it runs once per Position);
     # the field at fault is named only when something is wrong.
     if (type(hands) is tuple and len(hands) == 3 and type(hands[0]) is Hand and type(hands[1]) is Hand
             and type(hands[2]) is Hand and type(p.contract) is Contract and type(p.declarer) is int
@@ -101,9 +114,8 @@ def check_position(position: object, what: str = "position") -> Position:
             and type(p.talon_leads) is tuple and all(type(c) is Card for c in p.talon_leads)
             and type(taken) is tuple and len(taken) == 3 and all(type(t) is int and 0 <= t <= 10 for t in taken)
             and type(p.four_players) is bool):
-        return p
+        return
     _name_the_bad_field(p, what)
-    return p
 
 
 def _name_the_bad_field(p: Position, what: str) -> None:
@@ -455,7 +467,8 @@ class StartSolver:
 
     def __init__(self, solver: Solver, template: Position, seats: tuple[int, int]) -> None:
         self.solver = solver
-        self.position = to_c_position(template)
+        self.fields = position_fields(template)
+        self.position = _struct(self.fields)
         self.seats = seats
         self.value = ffi.new("int *")
 
@@ -465,3 +478,16 @@ class StartSolver:
         self.position.hands[self.seats[1]] = second
         self.solver._call(lib.pdd_solve, self.position, self.value)
         return self.value[0]
+
+    def solve_pairs(self, pairs: Sequence[tuple[int, int]]) -> list[int]:
+        """:meth:`solve` of each (first, second) pair of hand masks, in one C
+        call (``pdd_solve_many``: the same values and table as one call each,
+        solved in order); a refused pair raises its PositionError, a stop
+        SearchStopped."""
+        fields = list(self.fields)
+        one, other = self.seats
+        packed = []
+        for first, second in pairs:
+            fields[one], fields[other] = first, second
+            packed.append(tuple(fields))
+        return self.solver._solve_packed(packed)

@@ -117,7 +117,10 @@ def loads(text: str) -> Any:
         raise JSONTextError(f"nested more than {MAX_DEPTH} deep") from None
     except ValueError as error:   # an integer of more than sys.get_int_max_str_digits() digits
         raise JSONTextError(str(error)) from None
-    _check_depth(value)
+    # Each level of nesting opens a bracket: text with few brackets cannot
+    # nest too deep, and the walk is skipped (the usual request has one).
+    if text.count("[") + text.count("{") > MAX_DEPTH:
+        _check_depth(value)
     return value
 
 
@@ -139,6 +142,8 @@ def dumps(value: Any) -> str:
     ("\\ud800") cannot be written as UTF-8: such an answer is written with
     ASCII escapes instead."""
     text = json.dumps(value, ensure_ascii=False)
+    if text.isascii():   # the usual answer: nothing to check
+        return text
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:

@@ -6,6 +6,7 @@ scoring input."""
 from __future__ import annotations
 
 import json
+import select
 import subprocess
 import sys
 from pathlib import Path
@@ -121,6 +122,41 @@ def test_batch_and_score_read_binary_standard_input() -> None:
         assert done.returncode == 0, done.stderr
         answers = [json.loads(line) for line in done.stdout.decode().splitlines()]
         assert len(answers) == expected and "error" in answers[1]
+
+
+def test_batch_answers_a_pipe_line_by_line() -> None:
+    # A program that writes one request and waits for its answer gets it:
+    # a pipe is not read ahead (a file is, 64 lines at a time).
+    process = subprocess.Popen([sys.executable, "-m", "solver.cli", "batch"], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdin is not None and process.stdout is not None
+    try:
+        for n in range(3):
+            process.stdin.write(request(n) + b"\n")
+            process.stdin.flush()
+            ready, _, _ = select.select([process.stdout], [], [], 120)
+            assert ready, f"no answer to request {n} while the pipe stays open"
+            assert json.loads(process.stdout.readline()) == {"id": n, "declarer_tricks": 4}
+    finally:
+        process.stdin.close()
+        try:
+            process.wait(timeout=120)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            raise
+    assert process.returncode == 0
+
+
+def test_batch_file_and_pipe_answer_the_same(tmp_path: Path, capsysbinary) -> None:
+    lines = [request(n) if n % 5 else BAD_LINES[sorted(BAD_LINES)[n % len(BAD_LINES)]] for n in range(150)]
+    path = tmp_path / "mixed.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    main(["batch", str(path)])
+    from_file = capsysbinary.readouterr().out
+    piped = subprocess.run([sys.executable, "-m", "solver.cli", "batch"], input=path.read_bytes(),
+                           capture_output=True, timeout=300)
+    assert piped.returncode == 0 and piped.stdout == from_file
+    assert len(from_file.splitlines()) == 150
 
 
 # ---- prefdd pool (one game per file) ----------------------------------------------

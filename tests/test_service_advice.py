@@ -96,6 +96,7 @@ def check_whist(answer: pb.AdviseWhistResponse, expected, workers: int = 2) -> N
     assert answer.speaking_order == ("first" if expected.request.speaks_first else "second")
     assert answer.auction_model == auction_text(expected.request.auction_played) and answer.plan == expected.plan
     check_single_dummy(answer, expected.optimism)
+    check_conservative(answer, "conservative", expected.conservative)
 
 
 def check_single_dummy(answer, expected) -> None:  # type: ignore[no-untyped-def]
@@ -112,6 +113,23 @@ def check_single_dummy(answer, expected) -> None:  # type: ignore[no-untyped-def
         assert same_number(message.double_dummy, figure.double_dummy)
         assert same_number(message.single_dummy, figure.single_dummy)
         assert same_number(message.std_error, figure.std_error)
+
+
+def check_conservative(answer, name: str, expected) -> None:  # type: ignore[no-untyped-def]
+    """The blind-discard figure as the library gives it (None: the field unset)."""
+    assert answer.HasField(name) == (expected is not None)
+    if expected is None:
+        return
+    got = getattr(answer, name)
+    assert (got.figure, got.description, got.layouts, got.worlds, got.contract) == (
+        expected.figure, expected.description, expected.layouts, expected.worlds, contract_message(expected.contract))
+    assert [named.name for named in got.values] == list(expected.values)
+    pairs = [(got.tricks, expected.tricks), (got.makes, expected.makes)] + [
+        (named.figure, expected.values[named.name]) for named in got.values]
+    for message, figure in pairs:
+        assert (message.double_dummy, message.conservative, message.std_error) == (
+            figure.double_dummy, figure.conservative, figure.std_error)
+    assert got.tricks.conservative <= got.tricks.double_dummy
 
 
 def check_contract(message: pb.ContractAdvice, expected) -> None:  # type: ignore[no-untyped-def]
@@ -144,6 +162,8 @@ def check_bid(answer: pb.AdviseBidResponse, expected, workers: int = 2) -> None:
         check_distribution(answer.passing.tricks, expected.passing.tricks)
         check_estimate(answer.recommendation_advantage, expected.recommendation_advantage)
     check_single_dummy(answer, expected.optimism)
+    check_conservative(answer, "conservative", expected.conservative)
+    check_conservative(answer, "conservative_runner_up", expected.conservative_runner_up)
 
 
 # ---- AdviseWhist ---------------------------------------------------------------
@@ -205,6 +225,29 @@ def test_single_dummy_figures_as_the_api_gives_them(client: AnalysisClient) -> N
     with pytest.raises(ServiceError) as error:
         client.advise_whist(FULL_HAND, FULL_TALON, "6h", 1, 0, other_decision="pass", single_dummy_layouts=5000)
     assert error.value.code == grpc.StatusCode.INVALID_ARGUMENT and "single_dummy_layouts" in error.value.message
+
+
+def test_blind_discard_figure_by_default_and_on_request(client: AnalysisClient) -> None:
+    arguments = dict(hand=FULL_HAND, talon=FULL_TALON, contract="6h", declarer=1, seat=0, other_decision="pass")
+    default = client.advise_whist(**arguments, layouts=8, seed=5)  # type: ignore[arg-type]
+    request = whist_request(**arguments)  # type: ignore[arg-type]
+    expected = advise_whist(request, RunOptions(layouts=8, seed=5, workers=1))
+    assert default.HasField("conservative") and default.conservative.figure == "blind_discard"
+    assert default.conservative.layouts == 8   # the run's own 8 layouts: fewer than the default 12
+    check_whist(default, expected)
+    off = client.advise_whist(**arguments, layouts=8, seed=5, blind_discard_layouts=0)  # type: ignore[arg-type]
+    assert not off.HasField("conservative") and "not asked for" in off.notes[-1]
+    four = client.advise_whist(**arguments, layouts=8, seed=5, blind_discard_layouts=4)  # type: ignore[arg-type]
+    check_whist(four, advise_whist(whist_request(**arguments, blind_discard=4),  # type: ignore[arg-type]
+                                   RunOptions(layouts=8, seed=5, workers=1)))
+    bid = client.advise_bid("AQ.KJ.AKJ98.A", 0, contracts=["7nt", "8d"], layouts=6, seed=1, no_pass=True)
+    expected_bid = advise_bid(bid_request("AQ.KJ.AKJ98.A", 0, contracts="7nt,8d", value_pass=False),
+                              RunOptions(layouts=6, seed=1, workers=1))
+    assert bid.HasField("conservative") and bid.HasField("conservative_runner_up")
+    check_bid(bid, expected_bid)
+    with pytest.raises(ServiceError) as error:
+        client.advise_bid("AQ.KJ.AKJ98.A", 0, blind_discard_layouts=5000)
+    assert error.value.code == grpc.StatusCode.INVALID_ARGUMENT and "blind_discard_layouts" in error.value.message
 
 
 def test_whist_on_a_full_deal_samples_as_the_api_does(client: AnalysisClient) -> None:
@@ -272,7 +315,7 @@ def test_enumerate_every_split(client: AnalysisClient) -> None:
 
 
 def test_enumerate_time_budget_answers_the_splits_counted(client: AnalysisClient) -> None:
-    answer = client.enumerate_splits("AKQJ87.AK.A8.87", 0, ["6s", "misere"], discard="..8.8", seconds=1.0)
+    answer = client.enumerate_splits("AKQJ87.AK.A8.87", 0, ["6s", "misere"], discard="..8.8", seconds=2.0)
     assert answer.run.space == 184_756 and answer.run.exact
     assert answer.run.stopped == "seconds" and not answer.run.complete
     assert 0 < answer.splits < 184_756

@@ -1,6 +1,8 @@
 """The HTTP/JSON API against a real server on 127.0.0.1 (``start_server`` with
 ``http_port=0``, as ``prefdd serve --http-port`` runs it) and a real HTTP
-client (``http.client`` over one keep-alive connection)."""
+client (``http.client`` over one keep-alive connection); every call both ways
+the server can serve it: from its own process, and from two HTTP processes
+(``--http-processes 2``, :mod:`service.web.processes`)."""
 from __future__ import annotations
 
 import http.client
@@ -44,9 +46,12 @@ class Api:
         return status, json.loads(data)
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[Any]:
-    with running_server(http_port=0, workers=2, max_advice_layouts=50_000) as running:
+PROCESSES = [pytest.param(1, id="one-process"), pytest.param(2, id="two-processes")]
+
+
+@pytest.fixture(scope="module", params=PROCESSES)
+def server(request: pytest.FixtureRequest) -> Iterator[Any]:
+    with running_server(http_port=0, workers=2, max_advice_layouts=50_000, http_processes=request.param) as running:
         yield running
 
 
@@ -151,6 +156,27 @@ def test_advice_equals_the_command_line(api: Api) -> None:
     assert without_times(answer) == without_times(expected)
 
 
+def test_blind_discard_figure_as_the_command_line_gives_it(api: Api) -> None:
+    whist = {"hand": "AQ7.K98.KT.QJ", "talon": "..J.K", "contract": "6h", "declarer": 1, "seat": 0,
+             "other": "pass", "layouts": 20, "seed": 3}
+    argv = ["whist", "AQ7.K98.KT.QJ", "--talon", "..J.K", "--contract", "6h", "--declarer", "1", "--seat", "0",
+            "--other", "pass", "--layouts", "20", "--seed", "3", "--workers", "2"]
+    status, answer = api.post("whist", whist)
+    assert status == 200 and answer["conservative"]["figure"] == "blind_discard"
+    assert answer["conservative"] == cli_json(*argv)["conservative"]
+    status, answer = api.post("whist", {**whist, "blind_discard": 5})
+    assert status == 200 and answer["conservative"]["layouts"] == 5
+    assert answer["conservative"] == cli_json(*argv, "--blind-discard", "5")["conservative"]
+    status, answer = api.post("whist", {**whist, "blind_discard": 0})
+    assert status == 200 and answer["conservative"] is None
+    status, answer = api.post("bid", {"hand": "AQ.KJ.AKJ98.A", "seat": 0, "contracts": ["7nt", "8d"], "layouts": 6})
+    expected = cli_json("bid", "AQ.KJ.AKJ98.A", "--seat", "0", "--contracts", "7nt,8d", "--layouts", "6",
+                        "--workers", "2")
+    assert status == 200 and answer["conservative_runner_up"] == expected["conservative_runner_up"] is not None
+    status, answer = api.post("whist", {**whist, "blind_discard": -1})
+    assert status == 400 and "blind_discard" in answer["error"]
+
+
 def test_play_advice_equals_the_command_line(api: Api) -> None:
     body = {"hand": "T98.JT98.T98.", "contract": "misere", "declarer": 1, "seat": 0, "talon": "..7.7",
             "open": {"2": "KQJ.AKQ.AKQJ."}}
@@ -205,6 +231,7 @@ def test_request_id_is_echoed_and_made_when_missing(api: Api) -> None:
     assert len(headers["x-request-id"]) == 16
 
 
+@pytest.mark.parametrize("server", [1], indirect=True)  # the pool's counters; HTTP processes: test_web_processes
 def test_a_deadline_stops_the_search_and_answers_504(server: Any, api: Api) -> None:
     before = server.pool.stats()
     fresh = str(random_deal(20261201))  # no table has seen it: its analysis takes tens of milliseconds
@@ -234,8 +261,9 @@ def test_the_page_and_its_module_are_served(api: Api) -> None:
     assert status == 200 and b"/api/v1/position" in script
 
 
-def test_token_is_required_when_configured() -> None:
-    with running_server(http_port=0, workers=1, auth_token=TOKEN) as running:
+@pytest.mark.parametrize("processes", PROCESSES)
+def test_token_is_required_when_configured(processes: int) -> None:
+    with running_server(http_port=0, workers=1, auth_token=TOKEN, http_processes=processes) as running:
         request = {"deal": DEAL, "contract": "6h", "declarer": 1}
         status, answer = Api(running.http.port).post("solve", request)
         assert status == 401 and "token" in answer["error"]
@@ -245,8 +273,9 @@ def test_token_is_required_when_configured() -> None:
         assert status == 200 and answer == batch_answer(request)
 
 
-def test_http_alone_serves_without_grpc() -> None:
-    with running_server(http_port=0, workers=1, grpc_enabled=False) as running:
+@pytest.mark.parametrize("processes", PROCESSES)
+def test_http_alone_serves_without_grpc(processes: int) -> None:
+    with running_server(http_port=0, workers=1, grpc_enabled=False, http_processes=processes) as running:
         assert running.server is None
         status, answer = Api(running.http.port).post("solve", {"deal": DEAL, "contract": "6h", "declarer": 1})
         assert status == 200 and "declarer_tricks" in answer

@@ -31,8 +31,9 @@ import hmac
 import json
 import logging
 import math
+import random
+import threading
 import time
-import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Awaitable, Callable
@@ -49,14 +50,19 @@ from ..advice_calls import (BudgetChoice, LayoutLimitExceeded, bid_layouts, chec
 from ..advice_runs import AdviceBusy, AdviceRuns, CallEnded
 from ..convert import check_numbers
 from ..play_calls import play_layouts
+from solver.api import thread_solver
+from solver.engine import SearchStopped, Solver
+
 from ..pool import Job, JobCancelled, SolverPool
 from ..score_workers import ScoreFailed, ScoreStopped, ScoreWorkers
 from . import calls
 from .openapi import openapi
 
-__all__ = ["WebConfig", "create_app"]
+__all__ = ["LoopSearches", "WebConfig", "create_app"]
 
 LOGGER = logging.getLogger("service")
+_ids = random.Random()
+"""Made-up request ids: 64 random bits without a system call each (uuid4 reads the OS's randomness)."""
 STATIC = Path(__file__).resolve().parent / "static"
 
 
@@ -102,10 +108,64 @@ class _Deadline:
             callback()
 
 
+class LoopSearches:
+    """Searches run on the event loop's own thread (``solve`` in an HTTP
+    process, :mod:`service.web.processes`), each stopped at its deadline by a
+    watchdog thread that looks every ``poll`` seconds.
+
+    The hand-off to a pool thread and back costs more than a full deal's
+    search in that process's CPU (two thread wake-ups, and the GIL passed
+    between the loop and the worker at each of them); a process of its own per
+    core needs no other thread to keep its core busy. While a search runs the
+    loop serves nothing else, as the process's one solver thread would not.
+    """
+
+    def __init__(self, poll: float = 0.02, solver_setup: Callable[[Solver], None] | None = None) -> None:
+        self._poll = poll
+        self._setup = solver_setup
+        self._set_up: set[int] = set()
+        self._lock = threading.Lock()
+        self._current: tuple[float, Solver] | None = None
+        self._closed = threading.Event()
+        threading.Thread(target=self._watch, name="prefdd-http-watchdog", daemon=True).start()
+
+    def run(self, work: Callable[[Any, Solver], Any], body: Any, seconds: float) -> Any:
+        """``work(body, solver)`` on this thread's solver; SearchStopped when the deadline passed."""
+        solver = thread_solver()
+        if self._setup is not None and id(solver) not in self._set_up:
+            self._setup(solver)
+            self._set_up.add(id(solver))
+        with self._lock:
+            if self._closed.is_set():
+                raise SearchStopped("the server is shutting down")
+            solver.clear_stop()
+            self._current = (time.monotonic() + seconds, solver)
+        try:
+            return work(body, solver)
+        finally:
+            with self._lock:
+                self._current = None
+
+    def close(self) -> None:
+        """Stop the search in progress, if any, and the watchdog."""
+        with self._lock:
+            self._closed.set()
+            if self._current is not None:
+                self._current[1].request_stop()
+
+    def _watch(self) -> None:
+        while not self._closed.wait(self._poll):
+            with self._lock:
+                if self._current is not None and time.monotonic() >= self._current[0]:
+                    self._current[1].request_stop()  # the next search clears it under this lock
+                    self._current = None
+
+
 def create_app(pool: SolverPool, advice: AdviceRuns, scoring: ScoreWorkers,
-               config: WebConfig = WebConfig()) -> Starlette:
+               config: WebConfig = WebConfig(), loop_searches: LoopSearches | None = None) -> Starlette:
     """The page and the JSON API over the gRPC service's ``pool``, ``advice``
-    slots and ``scoring`` processes."""
+    slots and ``scoring`` processes; with ``loop_searches``, ``solve`` runs
+    on the event loop's thread instead of the pool."""
     slots = asyncio.Semaphore(config.max_concurrent)
 
     async def body_of(request: Request) -> Any:
@@ -163,6 +223,13 @@ def create_app(pool: SolverPool, advice: AdviceRuns, scoring: ScoreWorkers,
         except JobCancelled:
             raise HttpError(504, "the search was stopped") from None
 
+    async def on_loop(work: Callable[[Any, Any], Any], body: Any, seconds: float) -> Any:
+        assert loop_searches is not None
+        try:
+            return loop_searches.run(work, body, seconds)
+        except SearchStopped:
+            raise HttpError(504, f"the deadline of {seconds:g} s passed; the search was stopped") from None
+
     async def advice_run(kind: str, body: Any, seconds: float) -> Any:
         call = calls.advice_call(kind, body)
         budget = BudgetChoice(call.layouts, call.seconds, call.seed, call.mode)
@@ -183,7 +250,7 @@ def create_app(pool: SolverPool, advice: AdviceRuns, scoring: ScoreWorkers,
     def endpoint(name: str, run: Callable[[Any, float], Awaitable[Any]]) -> Route:
         async def handle(request: Request) -> Response:
             started = time.perf_counter()
-            request_id = request.headers.get("x-request-id", "")[:64] or uuid.uuid4().hex[:16]
+            request_id = request.headers.get("x-request-id", "")[:64] or f"{_ids.getrandbits(64):016x}"
             status, answer, error = 200, None, None
             try:
                 authorize(request)
@@ -209,6 +276,11 @@ def create_app(pool: SolverPool, advice: AdviceRuns, scoring: ScoreWorkers,
     def pooled(work: Callable[[Any, Any], Any]) -> Callable[[Any, float], Awaitable[Any]]:
         return lambda body, seconds: on_pool(work, body, seconds)
 
+    def solving(work: Callable[[Any, Any], Any]) -> Callable[[Any, float], Awaitable[Any]]:
+        if loop_searches is None:
+            return pooled(work)
+        return lambda body, seconds: on_loop(work, body, seconds)
+
     def advised(kind: str) -> Callable[[Any, float], Awaitable[Any]]:
         return lambda body, seconds: advice_run(kind, body, seconds)
 
@@ -217,8 +289,7 @@ def create_app(pool: SolverPool, advice: AdviceRuns, scoring: ScoreWorkers,
         otherwise be stopped, and would hold every other call)."""
         end = time.monotonic() + seconds
         try:
-            text = await run_in_threadpool(scoring.run, "request", calls.checked_object(body),
-                                           lambda: time.monotonic() >= end)
+            text = await run_in_threadpool(scoring.run, calls.score_request(body), lambda: time.monotonic() >= end)
         except ScoreStopped as stop:
             if stop.reason == "limit":
                 raise HttpError(429, "the scoring took longer than the server's limit max_score_seconds="
@@ -241,7 +312,7 @@ def create_app(pool: SolverPool, advice: AdviceRuns, scoring: ScoreWorkers,
         return FileResponse(STATIC / "index.html", media_type="text/html; charset=utf-8")
 
     routes = [
-        endpoint("solve", pooled(calls.solve)),
+        endpoint("solve", solving(calls.solve)),
         endpoint("analyze", pooled(calls.analyze)),
         endpoint("position", pooled(calls.position)),
         endpoint("score", scored),

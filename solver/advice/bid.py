@@ -15,10 +15,16 @@ Choices where the issue is silent:
  - 10 cards: "with the best discard" is the double-dummy best discard for
    each layout (rules.md, best discard), as if the declarer knew the hidden
    hands when he discards: an upper bound on what he can expect.
- - Double-dummy optimism: with ``single_dummy`` (layouts > 0) the best
-   contract is also played on that many layouts with the declarer single
-   dummy (:mod:`solver.advice.optimism`), reported next to its double-dummy
-   figures; the ranking itself stays double dummy.
+ - Double-dummy optimism (:mod:`solver.advice.optimism`): 10 cards, by
+   default the best contract and the runner-up (trick contracts) are also
+   measured on the first ``blind_discard.layouts`` layouts with the discard
+   chosen without seeing the defenders' cards (:mod:`solver.advice.blind_discard`;
+   ``conservative``, ``conservative_runner_up``); the plan says so when the
+   runner-up is worth more by that figure. 12 cards: the discard is already
+   one for every layout (below), so that figure is not measured. With
+   ``single_dummy`` (layouts > 0) the best contract is also played on that
+   many layouts with the declarer single dummy (``optimism``). The ranking
+   itself stays double dummy.
  - 12 cards: discards that leave the same game up to the relative ranks of
    the live cards are one choice (they give the same tricks on every layout);
    the best discard of a contract is the one with the highest estimated
@@ -41,7 +47,7 @@ Choices where the issue is silent:
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Hashable, Sequence
+from typing import Callable, Hashable, Sequence
 
 from ..analysis import BIDDING_ORDER, allpass_line, best_discard, deal_after_discard
 from ..engine import Solver
@@ -49,11 +55,12 @@ from ..notation import Contract, ContractKind, Deal, Hand, NotationError, Notati
 from ..position import Position
 from ..scoring import SOCHI, Convention
 from .errors import AdviceError, AdviceTypeError, require_type
-from .layouts import LayoutSpace
+from .layouts import LayoutSpace, misere_only
 from .parallel import LayoutRun, RunOptions, RunStats, run_layouts
 from .play import OutcomeKey, discard_classes, made, split_tricks
 from .stats import Estimate, Number, merge_units, sureness
-from .optimism import Optimism, measure_optimism
+from .blind_discard import BLIND_DISCARD, BLIND_NOTE, BlindDiscard
+from .optimism import Optimism, layout_key, measure_blind_discard, measure_optimism
 from .single_dummy import SingleDummy
 from .values import AllPassValuer, DefenceRule, Valuer, rule_scenario
 from .inputs import FULL_DECK, check_prior, parse_convention, parse_hand
@@ -114,6 +121,8 @@ class BidRequest:
     """Value passing too (an all-pass played), where it is an option (:attr:`pass_allowed`)."""
     single_dummy: SingleDummy = SingleDummy()
     """The single-dummy figure of the best contract (layouts 0: none)."""
+    blind_discard: BlindDiscard = BLIND_DISCARD
+    """The blind-discard figures of the best contract and the runner-up (10 cards; layouts 0: none)."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.hand, Hand):
@@ -125,6 +134,8 @@ class BidRequest:
         if not self.contracts or not all(isinstance(c, Contract) and c.kind is not ContractKind.ALLPASS
                                          for c in self.contracts):
             raise AdviceError(f"contracts must be trick contracts or misère, got {self.contracts!r}")
+        if not isinstance(self.blind_discard, BlindDiscard):
+            raise AdviceError(f"blind_discard must be a BlindDiscard, got {self.blind_discard!r}")
         if not isinstance(self.defence, DefenceRule):
             raise AdviceError(f"defence must be a DefenceRule, got {self.defence!r}")
         if self.unseen is not None and self.unseen.mask & self.hand.mask:
@@ -174,7 +185,7 @@ def bid_request(hand: Hand | str, seat: int | str, *, talon: Hand | str | None =
                 contracts: str | Sequence[Contract | str] | None = None, defence: DefenceRule | str = "whist",
                 unseen: Hand | str | None = None, prior_tricks: Sequence[int] = (0, 0, 0),
                 four_players: bool = False, value_pass: bool = True,
-                single_dummy: SingleDummy | int = 0) -> BidRequest:
+                single_dummy: SingleDummy | int = 0, blind_discard: BlindDiscard | int | None = None) -> BidRequest:
     """A :class:`BidRequest` from text or objects; a ``talon`` is added to the
     hand (the 12-card question)."""
     try:
@@ -192,7 +203,7 @@ def bid_request(hand: Hand | str, seat: int | str, *, talon: Hand | str | None =
                           rule, None if unseen is None else parse_hand(unseen, "unseen cards"),
                           tuple(prior_tricks), four_players, value_pass=value_pass,  # type: ignore[arg-type]
                           single_dummy=single_dummy if isinstance(single_dummy, SingleDummy)
-                          else SingleDummy(single_dummy))
+                          else SingleDummy(single_dummy), blind_discard=BlindDiscard.given(blind_discard))
     except NotationError as error:
         raise AdviceError(str(error)) from None
 
@@ -249,6 +260,11 @@ class BidAdvice:
     """The recommendation in words."""
     optimism: Optimism | None = None
     """The best contract's single-dummy figure next to its double-dummy one, when asked for."""
+    conservative: Optimism | None = None
+    """The best contract's blind-discard figure (the default conservative
+    figure; None when not measured: see the notes)."""
+    conservative_runner_up: Optimism | None = None
+    """The same figure for the runner-up trick contract, when there is one."""
 
     def contract(self, text: str) -> ContractAdvice:
         wanted = Contract.parse(text)
@@ -297,13 +313,80 @@ def advise_bid(request: BidRequest, options: RunOptions | None = None) -> BidAdv
     """Every contract's chance and expected value over the hidden layouts."""
     require_type(request, BidRequest, "request")
     options = RunOptions.given(options)
+    seen: dict[tuple[int, ...], tuple] = {}
     if request.after_talon:
         advice = _advise_after_talon(request, options)
     else:
-        advice = _advise_before_talon(request, options)
+        advice = _advise_before_talon(request, options, seen)
     if request.single_dummy.layouts and advice.recommended.contract.kind is ContractKind.TRICKS:
         advice = replace(advice, optimism=_optimism(request, advice.recommended, options.seed))
-    return advice
+    return _with_conservative(advice, options, seen)
+
+
+def _declarer_values(request: BidRequest, contract: Contract) -> dict[str, Callable[[int], float]]:
+    """The bidder's deal value as a function of his tricks (none when the
+    defence rule needs the defenders' split)."""
+    first = (request.seat + 1) % 3
+    valuer = Valuer(request.convention, contract, request.seat, first, 3 - request.seat - first, request.four_players)
+    scenario = rule_scenario(request.defence, contract, request.convention)
+    if scenario.needs_split:
+        return {}
+    return {"declarer": lambda tricks: float(valuer.declarer_value(scenario, (tricks, None)))}
+
+
+def _blind_skipped(request: BidRequest, best: ContractAdvice) -> str | None:
+    if not request.blind_discard.layouts:
+        return "not asked for"
+    if request.after_talon:
+        return "after the talon the discard is already one for every layout"
+    if best.contract.kind is not ContractKind.TRICKS:
+        return "the best contract is a misère"
+    return None
+
+
+def _with_conservative(advice: BidAdvice, options: RunOptions, seen: dict[tuple[int, ...], tuple]) -> BidAdvice:
+    """The blind-discard figures of the best contract and of the runner-up
+    trick contract, a note saying what they are, and the plan saying so when
+    the runner-up is worth more by them (``seen``: the run's outcome key of
+    each layout it played, by :func:`~solver.advice.optimism.layout_key`)."""
+    request, best = advice.request, advice.recommended
+    skipped = _blind_skipped(request, best)
+    if skipped is not None:
+        return replace(advice, notes=advice.notes + (f"conservative figure (blind discard) not measured: {skipped}",))
+    size = request.hand_size
+    space = LayoutSpace(request.hidden, (2, size, size), (Hand(0), Hand(0), Hand(0)), misere_only(request.kinds))
+
+    def measure(contract: Contract) -> Optimism | None:
+        slot = request.kinds.index(contract_kind(contract))
+        return measure_blind_discard(contract, request.seat, space,
+                                     lambda parts: (_seated(request, request.hand, parts[1:]), parts[0]),
+                                     request.blind_discard, options, leader=request.leader,
+                                     prior=request.prior_tricks[request.seat],
+                                     values=_declarer_values(request, contract),
+                                     known={layout: key[slot][0] for layout, key in seen.items()})
+
+    figure = measure(best.contract)
+    if figure is None:
+        return replace(advice, notes=advice.notes + ("conservative figure (blind discard) not measured: no layout "
+                                                     "kept in its budget",))
+    others = sorted((c for c in advice.contracts if c.contract != best.contract
+                     and c.contract.kind is ContractKind.TRICKS), key=lambda c: -_mean(c.value))
+    runner = measure(others[0].contract) if others else None
+    note = (f"conservative figure ({BLIND_NOTE}; {figure.layouts} layouts, {figure.worlds} worlds each): "
+            f"{best.contract.pretty()} {figure.tricks.conservative:.2f} tricks against "
+            f"{figure.tricks.double_dummy:.2f} double dummy")
+    plan = advice.plan
+    if runner is not None and "declarer" in figure.values and "declarer" in runner.values:
+        mine, theirs = figure.values["declarer"], runner.values["declarer"]
+        note += (f"; {runner.contract.pretty()} {runner.tricks.conservative:.2f} against "
+                 f"{runner.tricks.double_dummy:.2f}")
+        if theirs.conservative > mine.conservative:
+            plan += (f"; but a declarer who discards without seeing the defenders' cards does better in "
+                     f"{runner.contract.pretty()} ({theirs.conservative:.2f} whists against "
+                     f"{mine.conservative:.2f} in {best.contract.pretty()}): its double-dummy edge rests on "
+                     "seeing them")
+    return replace(advice, conservative=figure, conservative_runner_up=runner, notes=advice.notes + (note,),
+                   plan=plan)
 
 
 def _optimism(request: BidRequest, best: ContractAdvice, seed: int) -> Optimism:
@@ -319,10 +402,10 @@ def _optimism(request: BidRequest, best: ContractAdvice, seed: int) -> Optimism:
     if request.after_talon:
         assert best.discard is not None
         kept, discard = request.hand - best.discard, best.discard
-        space = LayoutSpace(request.hidden, (size, size), (Hand(0), Hand(0)))
+        space = LayoutSpace(request.hidden, (size, size), (Hand(0), Hand(0)), misere_only((contract,)))
         seated = lambda parts: (_seated(request, kept, parts), discard)  # noqa: E731
     else:
-        space = LayoutSpace(request.hidden, (2, size, size), (Hand(0), Hand(0), Hand(0)))
+        space = LayoutSpace(request.hidden, (2, size, size), (Hand(0), Hand(0), Hand(0)), misere_only((contract,)))
         seated = lambda parts: (_seated(request, request.hand, parts[1:]), parts[0])  # noqa: E731
     return measure_optimism(contract, request.seat, space, seated, request.single_dummy, seed,
                             leader=request.leader, prior=request.prior_tricks[request.seat], values=values,
@@ -353,10 +436,11 @@ def _outcome(request: BidRequest, position: Position, solver: Solver, value: int
     return (prior[request.seat] + value, None)
 
 
-def _advise_before_talon(request: BidRequest, options: RunOptions) -> BidAdvice:
+def _advise_before_talon(request: BidRequest, options: RunOptions, seen: dict[tuple[int, ...], tuple]) -> BidAdvice:
+    """The 10-card question (``seen`` gets each layout's outcome key)."""
     size = request.hand_size
-    space = LayoutSpace(request.hidden, (2, size, size), (Hand(0), Hand(0), Hand(0)))
     kinds = request.kinds
+    space = LayoutSpace(request.hidden, (2, size, size), (Hand(0), Hand(0), Hand(0)), misere_only(kinds))
 
     def evaluate(parts: tuple[Hand, ...], solver: Solver) -> dict[Hashable, Number]:
         deal = Deal(_seated(request, request.hand, parts[1:]), parts[0])
@@ -373,6 +457,7 @@ def _advise_before_talon(request: BidRequest, options: RunOptions) -> BidAdvice:
             plays_talon = request.four_players and request.convention.allpass_dealer_4p == "plays_talon"
             line = allpass_line(deal, four_players=plays_talon, solver=solver)
             key.append(("allpass", line.tricks, line.unclaimed))
+        seen[layout_key(parts)] = tuple(key)
         return {tuple(key): 1}
 
     run = run_layouts(space, evaluate, options).finished()
@@ -431,8 +516,8 @@ def _with_pass(advice: BidAdvice, reader: "_Reader", best_slot: int, pass_slot: 
 
 def _advise_after_talon(request: BidRequest, options: RunOptions) -> BidAdvice:
     size = request.hand_size
-    space = LayoutSpace(request.hidden, (size, size), (Hand(0), Hand(0)))
     kinds = request.kinds
+    space = LayoutSpace(request.hidden, (size, size), (Hand(0), Hand(0)), misere_only(kinds))
     # Without renaming the suits: one discard of a class serves every
     # contract asked about, trump contracts included.
     classes = discard_classes(request.hand, [request.hidden])

@@ -29,6 +29,7 @@ from typing import IO, Any, Callable, Iterator
 from .. import cli_args
 from ..notation import SEAT_NAMES
 from .bid import BidAdvice, advise_bid, bid_request
+from .blind_discard import BLIND_DISCARD
 from .enumeration import Enumeration, enumerate_splits, enumeration_request
 from .errors import AdviceError
 from .jsonio import bid_json, enumeration_json, whist_json
@@ -208,14 +209,20 @@ def _reply_lines(option: WhistOption, depth: int) -> list[str]:
 
 
 def _optimism_lines(optimism: Optimism | None) -> list[str]:
+    """The conservative figure next to the double-dummy one, saying which it is."""
     if optimism is None:
         return []
-    def pair(figure, percent=False) -> str:
+    blind = optimism.figure == "blind_discard"
+    name = "blind discard" if blind else "single dummy"
+
+    def pair(figure, percent=False) -> str:  # type: ignore[no-untyped-def]
         show = _percent if percent else (lambda x: f"{x:.2f}")
-        return f"{show(figure.double_dummy)} double dummy, {show(figure.single_dummy)} single dummy"
-    lines = [f"Single dummy ({optimism.contract.pretty()}, {optimism.layouts} layouts, {optimism.worlds} worlds a "
-             f"turn; the declarer does not see the defenders' cards): his tricks {pair(optimism.tricks)}; "
-             f"he makes it {pair(optimism.makes, True)}"]
+        return f"{show(figure.double_dummy)} double dummy, {show(figure.conservative)} {name}"
+    how = "worlds for his discard" if blind else "worlds a turn"
+    lines = [f"{name.capitalize()} ({optimism.contract.pretty()}, {optimism.layouts} layouts, {optimism.worlds} "
+             f"{how}; the declarer does not see the defenders' cards): his tricks {pair(optimism.tricks)}; "
+             f"he makes it {pair(optimism.makes, True)}",
+             f"  ({optimism.description})"]
     lines.extend(f"  value {name}: {pair(figure)} (difference ± {figure.std_error:.2f})"
                  for name, figure in optimism.values.items())
     return lines
@@ -245,6 +252,7 @@ def format_whist(advice: WhistAdvice) -> str:
                      + ("" if advice.advantage.exact is not None else f" ± {advice.advantage.std_error:.2f}")
                      + " whists)")
     lines.append(f"Plan: {advice.plan}")
+    lines.extend(_optimism_lines(advice.conservative))
     lines.extend(_optimism_lines(advice.optimism))
     lines.append(f"Declarer fails: {_percent(advice.declarer_fails.mean)}; his tricks: "
                  + _distribution(advice.declarer_tricks))
@@ -282,6 +290,8 @@ def format_bid(advice: BidAdvice) -> str:
                      + ("" if advice.passing is None else
                         f"; better than passing, sure {_percent(advice.recommendation_sureness)}"))
     lines.append(f"Plan: {advice.plan}")
+    lines.extend(_optimism_lines(advice.conservative))
+    lines.extend(_optimism_lines(advice.conservative_runner_up))
     lines.extend(_optimism_lines(advice.optimism))
     lines.extend(f"Note: {note}" for note in advice.notes)
     return "\n".join(lines)
@@ -297,6 +307,14 @@ def format_enumeration(result: Enumeration) -> str:
                      f"{_value(c.value)}")
         lines.append("         tricks: " + "  ".join(f"{t}: {n}" for t, n in c.counts.items()))
     return "\n".join(lines)
+
+
+def _add_blind_discard(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--blind-discard", type=int, default=BLIND_DISCARD.layouts, metavar="N",
+                        help="the default conservative figure, measured on the first N layouts (default "
+                             f"%(default)s; 0: off): the declarer's discard chosen without seeing the defenders' "
+                             f"cards, one for every layout he cannot tell apart ({BLIND_DISCARD.worlds} worlds of "
+                             "their cards weighed), the play after it double dummy")
 
 
 def _auction(args: argparse.Namespace) -> AuctionFilter | None:
@@ -320,7 +338,7 @@ def run_whist(args: argparse.Namespace) -> int:
                             options=_options(args.option), played=args.played or "", unseen=args.unseen,
                             prior_tricks=args.prior_tricks, discard_model=args.discard_model,
                             auction=_auction(args), split=args.split, four_players=args.four_players,
-                            single_dummy=args.single_dummy)
+                            single_dummy=args.single_dummy, blind_discard=args.blind_discard)
 
     def html(advice: WhistAdvice) -> None:
         write_report(args.html, whist_html(whist_json(advice), hand=str(request.hand), talon=str(request.talon),
@@ -335,7 +353,8 @@ def run_bid(args: argparse.Namespace) -> int:
     request = bid_request(args.hand, args.seat, talon=args.talon, convention=args.convention,
                           options=_options(args.option), contracts=args.contracts, defence=args.defence,
                           unseen=args.unseen, prior_tricks=args.prior_tricks, four_players=args.four_players,
-                          value_pass=not args.no_pass, single_dummy=args.single_dummy)
+                          value_pass=not args.no_pass, single_dummy=args.single_dummy,
+                          blind_discard=args.blind_discard)
     html = (lambda advice: write_report(args.html, bid_html(bid_json(advice), lang=args.lang))) if args.html else None
     return _run(args, out, lambda options: advise_bid(request, options), bid_json, format_bid, html)
 
@@ -391,7 +410,9 @@ def register(subparsers: Any) -> None:
     whist.add_argument("--four-players", action="store_true", help="score a 4-player game (the dealer sits out)")
     whist.add_argument("--single-dummy", type=int, default=0, metavar="N",
                        help="also play N layouts with the declarer single dummy (he does not see the "
-                            "defenders' cards): a conservative figure next to the double-dummy one")
+                            "defenders' cards; his play by Monte Carlo worlds at each turn): the stronger "
+                            "conservative figure, next to the double-dummy one")
+    _add_blind_discard(whist)
     _add_report(whist)
     _add_common(whist, 1000)
     whist.set_defaults(func=run_whist)
@@ -412,7 +433,8 @@ def register(subparsers: Any) -> None:
     bid.add_argument("--four-players", action="store_true", help="score a 4-player game")
     bid.add_argument("--single-dummy", type=int, default=0, metavar="N",
                      help="also play the best contract on N layouts single dummy (the declarer does not see "
-                          "the defenders' cards)")
+                          "the defenders' cards; his play by Monte Carlo worlds at each turn)")
+    _add_blind_discard(bid)
     bid.add_argument("--no-pass", action="store_true",
                      help="do not value passing (by default: the others pass too and the all-pass is played)")
     _add_report(bid)

@@ -9,9 +9,10 @@ making the contract, and the exact expected single-deal value (scoring spec
 :class:`~solver.advice.values.DefenceRule`.
 
 The splits are visited in revolving-door order (each differs from the one
-before by one card swapped between the defenders) in chunks of consecutive
-splits, one worker thread and one solver each, so the solver's table carries
-from split to split. A run stopped early (time budget, cancel) answers the
+before by one card swapped between the defenders) with the owners of the high
+cards changing least often (:func:`~solver.advice.layouts.warm_order`), in
+chunks of consecutive splits, one worker thread and one solver each, so the
+solver's table carries from split to split. A run stopped early (time budget, cancel) answers the
 chunks finished, a random sample of them, with standard errors.
 
 Choices where the issue is silent: every split counts the same (no
@@ -29,7 +30,7 @@ from ..position import Position
 from ..scoring import SOCHI, Convention
 from .bid import contract_kind, parse_contracts
 from .errors import AdviceError, require_type
-from .layouts import LayoutSpace
+from .layouts import LayoutSpace, misere_only
 from .parallel import RunOptions, RunStats, run_layouts
 from .play import made, split_tricks
 from .stats import Estimate, Number, merge_units
@@ -169,8 +170,8 @@ def enumerate_splits(request: EnumerationRequest, options: RunOptions | None = N
     base = RunOptions.given(options)
     options = replace(base, mode="exact", table_mib=max(base.table_mib, ENUMERATION_TABLE_MIB))
     size = len(request.hand)
-    space = LayoutSpace(request.defenders, (size, size), (Hand(0), Hand(0)))
     kinds = request.kinds
+    space = LayoutSpace(request.defenders, (size, size), (Hand(0), Hand(0)), misere_only(kinds))
     first, second = (request.declarer + 1) % 3, (request.declarer + 2) % 3
     prior = request.prior_tricks
     both = request.defence is DefenceRule.BOTH
@@ -195,6 +196,17 @@ def enumerate_splits(request: EnumerationRequest, options: RunOptions | None = N
                 key.append((prior[request.declarer] + start.solve(parts[0], parts[1]), None))
         return {tuple(key): 1}
 
+    def evaluate_batch(layouts: list[tuple[int, int]], solver: Solver) -> list[dict[Hashable, Number]]:
+        """``evaluate`` of each split, one C call per contract kind."""
+        if solver not in fast:
+            fast[solver] = [StartSolver(solver, _template(request, kind, size), (first, second))
+                            for kind in kinds]
+        values = [start.solve_pairs(layouts) for start in fast[solver]]
+        have = prior[request.declarer]
+        return [{tuple((have + v, None) for v in each): 1} for each in zip(*values)]
+
+    if not any(lined):
+        evaluate.batch = evaluate_batch  # type: ignore[attr-defined]
     run = run_layouts(space, evaluate, options, masks=True).finished()  # type: ignore[arg-type]
     merged = merge_units(run.units)
     results = []

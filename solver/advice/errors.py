@@ -1,7 +1,7 @@
 """The error every advice function raises for bad input."""
 from __future__ import annotations
 
-__all__ = ["AdviceError", "AdviceTypeError", "require_type"]
+__all__ = ["AdviceError", "AdviceTypeError", "require_counts", "require_type"]
 
 
 class AdviceError(ValueError):
@@ -20,3 +20,12 @@ def require_type(value: object, kind: type, what: str) -> None:
     """An AdviceTypeError naming ``what`` unless ``value`` is a ``kind``."""
     if not isinstance(value, kind):
         raise AdviceTypeError(f"{what} must be a {kind.__name__}, got {type(value).__name__} {value!r:.60}")
+
+
+def require_counts(settings: object, what: str, lows: dict[str, int]) -> None:
+    """An AdviceError naming ``what`` and the field unless each field of
+    ``settings`` named in ``lows`` is a whole number of at least its low."""
+    for name, low in lows.items():
+        value = getattr(settings, name)
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            raise AdviceError(f"{what}: {name} must be a whole number of at least {low}, got {value!r}")

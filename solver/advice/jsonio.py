@@ -64,11 +64,29 @@ def _paired_json(figure: PairedFigure) -> dict[str, Any]:
 
 
 def optimism_json(optimism: Optimism | None) -> dict[str, Any] | None:
+    """The single-dummy figure (``single_dummy``: each pair names its
+    conservative value ``single_dummy``)."""
     if optimism is None:
         return None
     return {"contract": str(optimism.contract), "layouts": optimism.layouts, "worlds": optimism.worlds,
             "tricks": _paired_json(optimism.tricks), "makes": _paired_json(optimism.makes),
             "values": {name: _paired_json(figure) for name, figure in optimism.values.items()}}
+
+
+def _conservative_pair(figure: PairedFigure) -> dict[str, Any]:
+    return {"double_dummy": _number(figure.double_dummy), "conservative": _number(figure.conservative),
+            "std_error": _number(figure.std_error)}
+
+
+def conservative_json(figure: Optimism | None) -> dict[str, Any] | None:
+    """A conservative figure (``conservative``): which it is and what it
+    means, and each quantity double dummy and conservative."""
+    if figure is None:
+        return None
+    return {"figure": figure.figure, "description": figure.description, "contract": str(figure.contract),
+            "layouts": figure.layouts, "worlds": figure.worlds, "tricks": _conservative_pair(figure.tricks),
+            "makes": _conservative_pair(figure.makes),
+            "values": {name: _conservative_pair(value) for name, value in figure.values.items()}}
 
 
 def whist_json(advice: WhistAdvice) -> dict[str, Any]:
@@ -96,6 +114,7 @@ def whist_json(advice: WhistAdvice) -> dict[str, Any]:
         "run": run_json(advice.run),
         "notes": list(advice.notes),
         "single_dummy": optimism_json(advice.optimism),
+        "conservative": conservative_json(advice.conservative),
     }
 
 
@@ -133,6 +152,8 @@ def bid_json(advice: BidAdvice) -> dict[str, Any]:
         "run": run_json(advice.run),
         "notes": list(advice.notes),
         "single_dummy": optimism_json(advice.optimism),
+        "conservative": conservative_json(advice.conservative),
+        "conservative_runner_up": conservative_json(advice.conservative_runner_up),
     }
 
 

@@ -11,10 +11,15 @@ Every way of dealing is equally likely.
   (seed, index): never on the thread that evaluates it, nor on the order.
 * Enumeration: every layout once. The last two parts are dealt in
   revolving-door order (each layout differs from the one before by one card
-  moved from one part to the other and one moved back), so neighbours are
-  nearly the same deal and the solver's table carries over between them;
-  any earlier part (the talon of a bidder's question) is dealt in
-  lexicographic order outside that.
+  moved from one part to the other and one moved back) over the cards ranked
+  so that the owners of the high cards change least often (of the low cards
+  for misère: :func:`warm_order`): long runs of layouts then agree on who
+  holds the cards that decide tricks, and the solver's table, whose partition
+  entries fix the owners of the top cards only, carries over between them. Any earlier part (the talon of a
+  bidder's question) is dealt in lexicographic order outside that.
+  Sorting a sample's layouts that way saves nothing measurable (1,000
+  layouts of a whist advice, sorted in blocks of 62: the same nodes; sorted
+  all at once: 1.8 % fewer), so samples are solved as drawn.
 """
 from __future__ import annotations
 
@@ -23,12 +28,12 @@ import random
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
-from typing import Iterator
+from typing import Iterable, Iterator
 
-from ..notation import Hand
+from ..notation import Contract, ContractKind, Hand
 from .errors import AdviceError
 
-__all__ = ["LayoutSpace", "check_parts", "revolving_door", "layout_rng"]
+__all__ = ["LayoutSpace", "check_parts", "revolving_door", "layout_rng", "warm_order", "misere_only"]
 
 
 def layout_rng(seed: int, index: int) -> random.Random:
@@ -51,6 +56,27 @@ def revolving_door(n: int, k: int) -> tuple[int, ...]:
     without = revolving_door(n - 1, k)
     with_top = revolving_door(n - 1, k - 1)
     return without + tuple(mask | top for mask in reversed(with_top))
+
+
+def warm_order(mask: int, misere: bool = False) -> list[int]:
+    """The card indices of ``mask`` from the one whose owner should change most
+    often to the one whose owner should change least: by rank, low to high,
+    the suits interleaved (all sevens, then all eights, ...); for misère high
+    to low, as there the low cards decide (4,096 consecutive splits of a
+    misère hand: 4.9 M nodes, 5.5 M suit by suit, 7.8 M aces last).
+
+    The last element of :func:`revolving_door`'s list changes least, so the
+    aces come last. Measured over all 184,756 splits of 20 defenders' cards
+    (6♠, ``benchmarks/README.md``): 7.2 M nodes, against 52.7 M in the same
+    code over the cards suit by suit, 10.6 M in lexicographic order with the
+    aces slowest, and 74-84 M with the low cards slowest either way."""
+    rank = (lambda i: -(i % 8)) if misere else (lambda i: i % 8)
+    return sorted((i for i in range(32) if mask >> i & 1), key=lambda i: (rank(i), i // 8))
+
+
+def misere_only(contracts: Iterable[Contract]) -> bool:
+    """Whether the layouts are solved for misère only (a space's ``misere``)."""
+    return all(contract.kind is ContractKind.MISERE for contract in contracts)
 
 
 class _SubsetMap:
@@ -107,6 +133,9 @@ class LayoutSpace:
     free: Hand
     sizes: tuple[int, ...]
     fixed: tuple[Hand, ...]
+    misere: bool = False
+    """The layouts are for misère only: enumerated with the low cards'
+    owners changing least often (:func:`warm_order`)."""
 
     def __post_init__(self) -> None:
         if len(self.sizes) != len(self.fixed) or len(self.sizes) < 2:
@@ -138,7 +167,8 @@ class LayoutSpace:
         return self._deal(cards)
 
     def enumerate(self) -> Iterator[tuple[Hand, ...]]:
-        """Every layout once; the last two parts in revolving-door order."""
+        """Every layout once; the last two parts in revolving-door order
+        over :func:`warm_order`."""
         for masks in self.enumerate_masks():
             yield tuple(Hand(mask) for mask in masks)
 
@@ -149,7 +179,7 @@ class LayoutSpace:
             rest = self.free.mask
             for part in lead:
                 rest &= ~part
-            cards = [card.index for card in Hand(rest).cards()]
+            cards = warm_order(rest, self.misere)
             to_mask = _SubsetMap(cards)
             head = tuple(fixed[i] | lead[i] for i in range(len(lead)))
             for subset in revolving_door(len(cards), self.sizes[-2]):

@@ -1,8 +1,25 @@
 """Double-dummy optimism, measured: the advice's double-dummy figures next
-to those of a declarer who plays single dummy (:mod:`solver.advice.single_dummy`),
-on the same layouts.
+to a conservative figure on the same layouts, one where the declarer does not
+see the defenders' cards.
 
-The layouts are the first ones of the run's sampling sequence (its seed)
+Two figures (:attr:`Optimism.figure`):
+
+ - ``blind_discard`` (shown by default, :func:`measure_blind_discard`): his
+   discard chosen on what he sees, the same for every layout he cannot tell
+   apart (:mod:`solver.advice.blind_discard`); the play double dummy. Cheap:
+   a few best-discard searches per layout, on the first layouts of the run.
+ - ``single_dummy`` (asked for, :func:`measure_optimism`): his discard as in
+   the double-dummy figure and his play single dummy, by Monte Carlo worlds at
+   each of his turns (:mod:`solver.advice.single_dummy`). Stronger (it
+   catches the finesse and the throw-in he must guess), and some hundred
+   times dearer per layout.
+
+Each reports both trick means, both make rates and, for each option valued
+without the defenders' split, both expected values, with the standard error
+of the paired difference (conservative less double dummy). On every layout
+the conservative tricks are at most the double-dummy ones.
+
+The single-dummy layouts are the first ones of the run's sampling sequence (its seed)
 that the advice keeps (auction model, cards played), up to
 ``SingleDummy.layouts`` of them; on each the declarer discards as the
 double-dummy figure has him do (his best discard) and the deal is played
@@ -15,8 +32,8 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
-from typing import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Callable, Hashable, Mapping, Sequence
 
 from ..analysis import best_discard, deal_after_discard
 from ..engine import Solver
@@ -24,11 +41,13 @@ from ..notation import Contract, ContractKind, Deal, Hand
 from ..position import Position
 from .errors import AdviceError
 from .layouts import LayoutSpace
-from .parallel import REJECTION_LIMIT
+from .parallel import REJECTION_LIMIT, RunOptions, run_layouts
+from .stats import Estimate, Number
 from .play import AuctionFilter, made
 from .single_dummy import SingleDummy, single_dummy_tricks
+from .blind_discard import BLIND_DISCARD_TEXT, BlindDiscard, blind_tricks
 
-__all__ = ["Optimism", "PairedFigure", "measure_optimism"]
+__all__ = ["FIGURE_TEXT", "Optimism", "PairedFigure", "layout_key", "measure_blind_discard", "measure_optimism"]
 
 
 @dataclass(frozen=True)
@@ -37,24 +56,47 @@ class PairedFigure:
     the paired difference's standard error."""
 
     double_dummy: float
-    single_dummy: float
+    conservative: float
+    """The conservative figure's (blind discard, or single dummy)."""
     std_error: float
-    """Of the mean of (single dummy − double dummy)."""
+    """Of the mean of (conservative − double dummy)."""
+
+    @property
+    def single_dummy(self) -> float:
+        """The conservative value (its name when the figure was the single-dummy one only)."""
+        return self.conservative
 
 
 @dataclass(frozen=True)
 class Optimism:
-    """The double-dummy and single-dummy figures of one contract."""
+    """The double-dummy and conservative figures of one contract."""
 
     contract: Contract
     layouts: int
     worlds: int
+    """Worlds the declarer weighs each decision on (blind discard: his
+    discard; single dummy: each of his cards)."""
     tricks: PairedFigure
     """The declarer's tricks (whole deal)."""
     makes: PairedFigure
     """The probability he makes the contract."""
     values: dict[str, PairedFigure]
     """Expected values by name (whist options, or the bidder's value), in whists."""
+    figure: str = "single_dummy"
+    """Which conservative figure: ``blind_discard`` or ``single_dummy``."""
+
+    @property
+    def description(self) -> str:
+        """What the figure is, in words."""
+        return FIGURE_TEXT[self.figure]
+
+
+FIGURE_TEXT = {
+    "blind_discard": BLIND_DISCARD_TEXT,
+    "single_dummy": ("single dummy: the declarer's discard as in the double-dummy figure, his play chosen at "
+                     "each turn on worlds of the defenders' cards he cannot see (Monte Carlo), against a "
+                     "double-dummy defence"),
+}
 
 
 def _paired(dd: Sequence[float], sd: Sequence[float]) -> PairedFigure:
@@ -111,3 +153,71 @@ def measure_optimism(contract: Contract, declarer: int, space: LayoutSpace, seat
     return Optimism(contract, len(dd_tricks), settings.worlds, _paired(dd_tricks, sd_tricks),
                     _paired([float(made(contract, t)) for t in dd_tricks], [float(made(contract, t)) for t in sd_tricks]),
                     figures)
+
+
+def measure_blind_discard(contract: Contract, declarer: int, space: LayoutSpace,
+                          seat_hands: Callable[[tuple[Hand, ...]], tuple[tuple[Hand, Hand, Hand], Hand] | None],
+                          settings: BlindDiscard, options: RunOptions, *, auction: AuctionFilter | None = None,
+                          whisters: tuple[int, ...] = (), leader: int = 0, prior: int = 0,
+                          values: dict[str, Callable[[int], float]] | None = None,
+                          known: Mapping[tuple[int, ...], int | None] | None = None) -> Optimism | None:
+    """The blind-discard figure for ``contract`` over the first
+    ``settings.layouts`` layouts of ``space`` that the advice keeps (the same
+    seed, at most the run's budget; ``seat_hands`` as for
+    :func:`measure_optimism`), on the run's threads. None when no layout is
+    kept (or the run is stopped first). ``known``: the advice's own answers
+    by :func:`layout_key` - the declarer's double-dummy tricks (whole deal),
+    or None for a layout it rejected - which are then not searched again
+    (about half the figure's cost on a whist with the auction model)."""
+    if contract.kind is not ContractKind.TRICKS or not settings.layouts:
+        return None
+    seed = options.seed
+
+    def evaluate(parts: tuple[Hand, ...], solver: Solver) -> dict[Hashable, Number] | None:
+        seated = seat_hands(parts)
+        if seated is None:
+            return None
+        hands, talon = seated
+        deal = Deal(hands, talon)
+        key = layout_key(parts)
+        if known is not None and key in known:
+            tricks = known[key]
+            if tricks is None:
+                return None
+            value, discards = tricks - prior, ()
+        else:
+            if auction is not None and (not auction.trumps_ok(contract, hands[declarer] | talon)
+                                        or not all(auction.whister_ok(hands[s]) for s in whisters)):
+                return None
+            found = best_discard(deal, declarer, contract, leader=leader, all_discards=False, solver=solver)
+            if auction is not None and not auction.value_ok(contract, found.value, prior):
+                return None
+            value, discards = found.value, found.discards
+        rng = random.Random(f"{seed}/blind-discard/" + "/".join(str(mask) for mask in key))
+        blind = blind_tricks(deal, declarer, contract, leader, settings, rng, solver, found_value=value,
+                             found_discards=discards)
+        return {(prior + value, prior + blind): 1}
+
+    budget = min(settings.layouts, options.layouts)
+    run = run_layouts(space, evaluate, replace(options, layouts=budget, progress=None, executor=None))
+    if run.stats.layouts == 0:
+        return None
+
+    def paired(f: Callable[[int], float]) -> PairedFigure:
+        double = run.estimate(lambda key: f(key[0]))  # type: ignore[index]
+        blind = run.estimate(lambda key: f(key[1]))  # type: ignore[index]
+        gap = run.estimate(lambda key: f(key[1]) - f(key[0]))  # type: ignore[index]
+        return PairedFigure(_float(double), _float(blind), gap.std_error)
+
+    return Optimism(contract, run.stats.layouts, settings.worlds, paired(float),
+                    paired(lambda tricks: float(made(contract, tricks))),
+                    {name: paired(value) for name, value in (values or {}).items()}, figure="blind_discard")
+
+
+def layout_key(parts: tuple[Hand, ...]) -> tuple[int, ...]:
+    """A layout of a :class:`LayoutSpace` by its parts' card masks."""
+    return tuple(part.mask for part in parts)
+
+
+def _float(estimate: Estimate) -> float:
+    return estimate.mean if estimate.exact is None else float(estimate.exact)

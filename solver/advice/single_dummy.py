@@ -46,11 +46,8 @@ class SingleDummy:
     worlds: int = 8
 
     def __post_init__(self) -> None:
-        from .errors import AdviceError
-        for name, low in (("layouts", 0), ("worlds", 1)):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < low:
-                raise AdviceError(f"single dummy: {name} must be a whole number of at least {low}, got {value!r}")
+        from .errors import require_counts
+        require_counts(self, "single dummy", {"layouts": 0, "worlds": 1})
 
 
 def _representatives(legal: list[Card], own: Hand, live: int) -> list[Card]:

@@ -47,10 +47,15 @@ Choices where the issue is silent:
    tests. The model is stated in the advice (``auction``, notes).
  - An endgame (fewer than 10 cards a hand) needs the unseen cards and the
    tricks taken before it by each seat, which must add up to 10 − hand size.
- - Double-dummy optimism: with ``single_dummy`` (layouts > 0) the advice
-   also plays that many layouts with the declarer single dummy
-   (:mod:`solver.advice.optimism`) and reports both figures side by side; the
-   recommendation itself stays the double-dummy one.
+ - Double-dummy optimism (:mod:`solver.advice.optimism`): by default the
+   advice also measures, on the first ``blind_discard.layouts`` layouts, a
+   conservative figure where the declarer discards without seeing the
+   defenders' cards (:mod:`solver.advice.blind_discard`; ``conservative``),
+   and with ``single_dummy`` (layouts > 0) it plays that many layouts with
+   the declarer single dummy (``optimism``). Both are reported next to the
+   double-dummy figures; the recommendation stays the double-dummy one, and
+   the plan says so when the conservative figure would rank another option
+   first.
  - The speaking order follows from the seats: play goes clockwise 0 → 1 → 2,
    so the first defender is the seat after the declarer's.
  - Four players: scored with the sitting dealer's consolation and the
@@ -60,15 +65,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Callable, Hashable
+from typing import Callable, Hashable, Mapping
 
 from ..engine import Solver
-from ..notation import Hand
+from ..notation import ContractKind, Hand
 from ..scoring import Decision
 from .errors import AdviceError, require_type
 from .parallel import LayoutRun, RunOptions, RunStats, run_layouts
-from .optimism import Optimism, measure_optimism
-from .play import ContractPlay, auction_text, made
+from .blind_discard import BLIND_NOTE
+from .optimism import Optimism, layout_key, measure_blind_discard, measure_optimism
+from .play import ContractPlay, DiscardModel, auction_text, made
 from .stats import Estimate, Number, merge_units, sureness
 from .values import Scenario, Valuer
 from .whist_request import WhistRequest, layout_space, stalingrad, ten_checked, whist_request
@@ -128,6 +134,9 @@ class WhistAdvice:
     """The recommendation with the later choices it counts on, in words (:func:`plan_words`)."""
     optimism: Optimism | None = None
     """The single-dummy figure next to the double-dummy one, when asked for."""
+    conservative: Optimism | None = None
+    """The blind-discard figure next to the double-dummy one (the default
+    conservative figure; None when not measured: see the notes)."""
 
     def option(self, action: str) -> WhistOption:
         for option in self.options:
@@ -259,38 +268,98 @@ def advise_whist(request: WhistRequest, options: RunOptions | None = None) -> Wh
                         request.whisters)
     space = layout_space(request)
 
+    known: dict[tuple[int, ...], int | None] = {}
+    remember = _blind_skipped(request) is None
+
     def evaluate(parts: tuple[Hand, ...], solver: Solver) -> dict[Hashable, Number] | None:
         hands = [Hand(0)] * 3
         hands[request.seat] = request.hand
         hands[request.declarer], hands[request.other] = parts
-        return play((hands[0], hands[1], hands[2]), request.talon, solver)
+        outcome = play((hands[0], hands[1], hands[2]), request.talon, solver)
+        if remember:   # one outcome a layout (the best discard, no card played): its tricks
+            known[layout_key(parts)] = None if outcome is None else next(iter(outcome))[0]  # type: ignore[index]
+        return outcome
 
     advice = whist_advice_from_run(request, run_layouts(space, evaluate, options))
     if request.single_dummy.layouts:
         advice = replace(advice, optimism=_optimism(request, advice, options.seed))
-    return advice
+    return with_conservative(advice, options, known)
+
+
+def _seated(request: WhistRequest, parts: tuple[Hand, ...]) -> tuple[tuple[Hand, Hand, Hand], Hand]:
+    hands = [Hand(0)] * 3
+    hands[request.seat] = request.hand
+    hands[request.declarer], hands[request.other] = parts
+    return (hands[0], hands[1], hands[2]), request.talon
+
+
+def _option_values(request: WhistRequest, advice: WhistAdvice) -> dict[str, Callable[[int], float]]:
+    """The asking defender's value of each option valued without the
+    defenders' split, as a function of the declarer's tricks."""
+    valuer = Valuer(request.convention, request.contract, request.declarer, request.seat, request.other,
+                    request.four_players)
+
+    def value_of(scenario: Scenario) -> Callable[[int], float]:
+        return lambda tricks: float(valuer.values(scenario, (tricks, None))[1])
+
+    return {option.action: value_of(option.scenario) for option in advice.options
+            if not option.scenario.needs_split}
 
 
 def _optimism(request: WhistRequest, advice: WhistAdvice, seed: int) -> Optimism:
     """Double dummy against single dummy on the same layouts, for the
     options valued without the defenders' split."""
-    valuer = Valuer(request.convention, request.contract, request.declarer, request.seat, request.other,
-                    request.four_players)
+    return measure_optimism(request.contract, request.declarer, layout_space(request),
+                            lambda parts: _seated(request, parts), request.single_dummy, seed,
+                            auction=request.auction_played, whisters=request.whisters, leader=request.leader,
+                            prior=request.prior_tricks[request.declarer], values=_option_values(request, advice))
 
-    def seated(parts: tuple[Hand, ...]) -> tuple[tuple[Hand, Hand, Hand], Hand]:
-        hands = [Hand(0)] * 3
-        hands[request.seat] = request.hand
-        hands[request.declarer], hands[request.other] = parts
-        return (hands[0], hands[1], hands[2]), request.talon
 
-    def value_of(scenario: Scenario):
-        return lambda tricks: float(valuer.values(scenario, (tricks, None))[1])
+def _blind_skipped(request: WhistRequest) -> str | None:
+    """Why the blind-discard figure is not measured, or None."""
+    if not request.blind_discard.layouts:
+        return "not asked for"
+    if request.played:
+        return "cards have been played: the discard is made"
+    if request.discard_model is not DiscardModel.BEST:
+        return "the discard model is not the best discard"
+    if request.contract.kind is not ContractKind.TRICKS:
+        return "a misère"
+    if ten_checked(request):
+        return "a checked 10 is not played"
+    return None
 
-    values = {option.action: value_of(option.scenario) for option in advice.options
-              if not option.scenario.needs_split}
-    return measure_optimism(request.contract, request.declarer, layout_space(request), seated, request.single_dummy,
-                            seed, auction=request.auction_played, whisters=request.whisters, leader=request.leader,
-                            prior=request.prior_tricks[request.declarer], values=values)
+
+def with_conservative(advice: WhistAdvice, options: RunOptions,
+                      known: Mapping[tuple[int, ...], int | None] | None = None) -> WhistAdvice:
+    """The advice with its blind-discard figure (:attr:`WhistAdvice.conservative`),
+    a note saying what it is and, when it ranks another option first, the plan
+    saying so (``known``: the run's layouts already played, see
+    :func:`~solver.advice.optimism.measure_blind_discard`)."""
+    request = advice.request
+    skipped = _blind_skipped(request)
+    figure = None
+    if skipped is None:
+        figure = measure_blind_discard(request.contract, request.declarer, layout_space(request),
+                                       lambda parts: _seated(request, parts), request.blind_discard, options,
+                                       auction=request.auction_played, whisters=request.whisters,
+                                       leader=request.leader, prior=request.prior_tricks[request.declarer],
+                                       values=_option_values(request, advice), known=known)
+        skipped = None if figure is not None else "no layout kept in its budget"
+    if figure is None:
+        return replace(advice, notes=advice.notes + (f"conservative figure (blind discard) not measured: {skipped}",))
+    note = (f"conservative figure ({BLIND_NOTE}; {figure.layouts} layouts, {figure.worlds} worlds each): "
+            f"the declarer's tricks {figure.tricks.conservative:.2f} against {figure.tricks.double_dummy:.2f} "
+            "double dummy")
+    plan = advice.plan
+    ranked = sorted(figure.values, key=lambda name: -figure.values[name].conservative)
+    if ranked and ranked[0] != advice.recommended and advice.recommended in figure.values and \
+            figure.values[ranked[0]].conservative > figure.values[advice.recommended].conservative:
+        plan += (f"; against a declarer who discards without seeing the defenders' cards, "
+                 f"{_VERBS.get(ranked[0], ranked[0])} is worth more "
+                 f"({figure.values[ranked[0]].conservative:.2f} against "
+                 f"{figure.values[advice.recommended].conservative:.2f} whists)")
+    return replace(advice, conservative=figure, notes=advice.notes + (note,), plan=plan)
 
 
 def whist_advice_from_run(request: WhistRequest, run: LayoutRun) -> WhistAdvice:

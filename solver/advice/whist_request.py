@@ -15,6 +15,7 @@ from .inputs import (FULL_DECK, card_names, check_prior, check_seat, parse_conve
 from .layouts import LayoutSpace
 from .play import AUCTION_MODEL, AuctionFilter, DiscardModel, auction_model_for
 from .single_dummy import SingleDummy
+from .blind_discard import BLIND_DISCARD, BlindDiscard
 
 __all__ = ["WhistRequest", "whist_request", "layout_space", "ten_checked", "stalingrad"]
 
@@ -52,6 +53,9 @@ class WhistRequest:
     leader: int = 0
     single_dummy: SingleDummy = SingleDummy()
     """The single-dummy figure next to the double-dummy one (layouts 0: none)."""
+    blind_discard: BlindDiscard = BLIND_DISCARD
+    """The blind-discard figure next to the double-dummy one (layouts 0: none;
+    measured when there is a discard to make: no cards played, the best-discard model)."""
 
     def __post_init__(self) -> None:
         _check_request(self)
@@ -104,6 +108,7 @@ def whist_request(
     split: bool = False,
     four_players: bool = False,
     single_dummy: SingleDummy | int = 0,
+    blind_discard: BlindDiscard | int | None = None,
 ) -> WhistRequest:
     """A :class:`WhistRequest` from text or objects (``options``: convention
     option overrides)."""
@@ -124,6 +129,7 @@ def whist_request(
             split=split,
             four_players=four_players,
             single_dummy=single_dummy if isinstance(single_dummy, SingleDummy) else SingleDummy(single_dummy),
+            blind_discard=BlindDiscard.given(blind_discard),
         )
     except NotationError as error:
         raise AdviceError(str(error)) from None
@@ -178,6 +184,8 @@ def _check_request(r: WhistRequest) -> None:
         raise AdviceError(f"single_dummy must be a SingleDummy, got {r.single_dummy!r}")
     if r.single_dummy.layouts and r.played:
         raise AdviceError("the single-dummy figure plays from the first card: give no cards played")
+    if not isinstance(r.blind_discard, BlindDiscard):
+        raise AdviceError(f"blind_discard must be a BlindDiscard, got {r.blind_discard!r}")
     _seats_of_played(r)
 
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ..batch import Answer, BatchRequest, answer_lines, evaluate_many, read_request, solve_request
+from ..batch import (Answer, BatchRequest, answer_lines, evaluate_many, line_answer, read_line, read_request,
+                     solve_request)
 from ..engine import SearchStopped, Solver
 from ..jsonlines import LineError
 from .requests import evaluate_analysis, is_analysis
@@ -70,4 +71,12 @@ def evaluate_lines(lines: Sequence[str | LineError], solver: Solver) -> list[str
 
 def evaluate_line(line: str | LineError, solver: Solver) -> str:
     """One input line to one output line (see :func:`evaluate_lines`)."""
-    return evaluate_lines([line], solver)[0]
+    request: Any = None
+    try:
+        request = read_line(line)
+        answer: Answer | BaseException = evaluate(request, solver)
+    except SearchStopped:
+        raise
+    except Exception as error:  # noqa: BLE001 - one line's failure is that line's answer
+        answer = error
+    return line_answer(request, answer)

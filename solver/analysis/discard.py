@@ -28,6 +28,7 @@ from ..position import PositionError
 
 __all__ = [
     "AnalysisError",
+    "AnalysisTypeError",
     "BestDiscard",
     "best_discard",
     "declarer_pool",
@@ -40,6 +41,10 @@ __all__ = [
 class AnalysisError(ValueError):
     """An analysis that cannot be made from what was given (no talon for a
     discard, a discard the declarer does not hold, ...)."""
+
+
+class AnalysisTypeError(AnalysisError, TypeError):
+    """An argument of the wrong type (not a DealRequest, a flag not a bool, ...)."""
 
 
 def _deal(deal: Deal | str) -> Deal:
@@ -144,7 +149,8 @@ def best_discard(
         raise AnalysisError("the deal has no cards to play after the discard")
     solver = given_solver(solver)
     try:
-        found = best_discard_search(solver, deal.hands, pool, declarer, contract, leader, all_discards, canonical)
+        found = best_discard_search(solver, deal.hands, pool, declarer, contract, leader, all_discards,
+                                    canonical=canonical)
     except PositionError as error:
         raise AnalysisError(f"cannot search the discards: {error}") from None
     discards = tuple(sorted(found.discards, key=discard_order))
