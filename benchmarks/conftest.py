@@ -19,7 +19,9 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
         info = bench.extra_info
         if "speed_up" in info:
             write(f"  {bench.name:<55} two threads {info['two_threads_mean_ms']:.2f} ms, one "
-                  f"{info['one_thread_mean_ms']:.2f} ms: {info['speed_up']:.2f}x")
+                  f"{info['one_thread_mean_ms']:.2f} ms: {info['speed_up']:.2f}x; CPU one thread "
+                  f"{info['cpu_one_thread_ms']:.2f} ms, two {info['cpu_two_threads_ms']:.2f} ms, "
+                  f"the busier {info['cpu_busier_thread_ms']:.2f} ms")
         if "mean_ms" not in info:
             continue
         means[bench.name] = info["mean_ms"]

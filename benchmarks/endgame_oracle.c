@@ -19,6 +19,11 @@
  *   k jobs nodes oracle_calls total_ns oracle_ns digest
  * where digest sums every job's answers (value, and the discard found), so
  * that each k can be checked against k = 0.
+ *
+ * With -DORACLE_CALLGRIND, run under valgrind --tool=callgrind
+ * --collect-atstart=no: only the searched solver's work is counted (the jobs,
+ * not the set-up, and not the oracle's calls), so the instructions left do
+ * not depend on the machine's load.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -33,6 +38,13 @@
 #include "api.c"
 #include "discard.c"
 #include "maxn.c"
+
+#ifdef ORACLE_CALLGRIND
+#include <valgrind/callgrind.h>
+#define COUNT_TOGGLE() CALLGRIND_TOGGLE_COLLECT
+#else
+#define COUNT_TOGGLE() ((void)0)
+#endif
 
 #if defined(__x86_64__)
 #include <x86intrin.h>
@@ -52,8 +64,10 @@ static uint64_t oracle_calls, oracle_ticks;
 
 int endgame_oracle(pdd_solver *S, const board *b, int target, uint32_t *marks)
 {
+    (void)target;   /* read with ORACLE_PROOF_MARKS only */
     if (S != searched || b->tricks_left > oracle_k)
         return -1;
+    COUNT_TOGGLE();
     uint64_t start = ticks();
     oracle->rules = S->rules;
     oracle->options = S->options;
@@ -65,6 +79,7 @@ int endgame_oracle(pdd_solver *S, const board *b, int target, uint32_t *marks)
 #endif
     oracle_ticks += ticks() - start;
     oracle_calls++;
+    COUNT_TOGGLE();
     return v;
 }
 
@@ -133,6 +148,7 @@ int main(int argc, char **argv)
         uint64_t digest = 0, nodes = 0;
         double t0 = now_ns();
         uint64_t k0 = ticks();
+        COUNT_TOGGLE();
         for (int i = 0; i < n; i++) {
             pdd_reset_stats(searched);
             digest = digest * 31 + run(&jobs[i]);
@@ -140,6 +156,7 @@ int main(int argc, char **argv)
             pdd_get_stats(searched, &st);
             nodes += st.nodes;
         }
+        COUNT_TOGGLE();
         double total = now_ns() - t0;
         double per_tick = total / (double)(ticks() - k0);
         printf("%d %d %llu %llu %.0f %.0f %llu\n", oracle_k, n, (unsigned long long)nodes,

@@ -10,6 +10,7 @@ oracle's). Every k must give the same answers as k = 0 (checked).
     .venv/bin/python benchmarks/endgame_oracle.py                 # every set, k = 0 2 3 4 5
     .venv/bin/python benchmarks/endgame_oracle.py --sets "random misere" --k 0 3 --count 200
     .venv/bin/python benchmarks/endgame_oracle.py --proof-marks    # answers fix only their proofs' cards
+    .venv/bin/python benchmarks/endgame_oracle.py --instructions --count 30   # and instructions left (callgrind)
 """
 from __future__ import annotations
 
@@ -32,16 +33,33 @@ DRIVER = ROOT / "build" / "endgame_oracle"
 MISERE = Contract(ContractKind.MISERE)
 
 
-def build(proof_marks: bool) -> Path:
+def build(proof_marks: bool, callgrind: bool = False) -> Path:
     """The driver; proof_marks: an answer fixes only the cards of its proof,
-    not every live card (see endgame_oracle.c)."""
-    driver = DRIVER.with_name(DRIVER.name + ("-proof" if proof_marks else ""))
+    not every live card; callgrind: it counts only the searched solver's
+    instructions under callgrind (see endgame_oracle.c)."""
+    suffix = ("-proof" if proof_marks else "") + ("-callgrind" if callgrind else "")
+    driver = DRIVER.with_name(DRIVER.name + suffix)
     driver.parent.mkdir(exist_ok=True)
     source = ROOT / "benchmarks" / "endgame_oracle.c"
     subprocess.run(["gcc", *OPTIMISE, *arch_flags(), "-DPDD_ENDGAME_ORACLE",
-                    *(["-DORACLE_PROOF_MARKS"] if proof_marks else []), f"-I{ROOT / 'csrc'}",
+                    *(["-DORACLE_PROOF_MARKS"] if proof_marks else []),
+                    *(["-DORACLE_CALLGRIND"] if callgrind else []), f"-I{ROOT / 'csrc'}",
                     "-o", str(driver), str(source), "-lpthread"], check=True)
     return driver
+
+
+def instructions(driver: Path, k: int, lines: list[str]) -> int:
+    """The searched solver's instructions over the jobs with the oracle at k
+    (callgrind's total of the collected parts)."""
+    out = driver.with_name(f"{driver.name}.{k}.out")
+    subprocess.run(["valgrind", "--tool=callgrind", "--collect-atstart=no", f"--callgrind-out-file={out}",
+                    str(driver), str(k)], input="\n".join(lines) + "\n", capture_output=True, text=True,
+                   check=True)
+    for line in out.read_text().splitlines():
+        if line.startswith(("totals:", "summary:")):
+            out.unlink()
+            return int(line.split()[1])
+    raise RuntimeError(f"no totals in {out}")
 
 
 def objective(contract: Contract) -> int:
@@ -85,9 +103,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--k", nargs="*", type=int, default=[0, 2, 3, 4, 5])
     parser.add_argument("--proof-marks", action="store_true",
                         help="an answer fixes only the cards its proof needs (trick contracts)")
+    parser.add_argument("--instructions", action="store_true",
+                        help="also count the instructions left under callgrind (slow: use --count)")
     parser.add_argument("--count", type=int, default=None, help="the first COUNT jobs (deals) of each set")
     args = parser.parse_args(argv)
     driver = build(args.proof_marks)
+    counter = build(args.proof_marks, callgrind=True) if args.instructions else None
     ks = args.k if 0 in args.k else [0, *args.k]
     failed = 0
     for name, lines in job_sets(args.count).items():
@@ -98,13 +119,17 @@ def main(argv: list[str]) -> int:
         rows = [list(map(float, line.split())) for line in out if line.strip()]
         base = next(r for r in rows if r[0] == 0)
         print(f"{name} ({len(lines)} jobs)")
-        print(f"  {'k':>2} {'nodes/job':>10} {'nodes':>7} {'oracle/job':>10} {'time/job ms':>11} {'time':>6}")
+        print(f"  {'k':>2} {'nodes/job':>10} {'nodes':>7} {'oracle/job':>10} {'time/job ms':>11} {'time':>6}"
+              + (f" {'instr/job':>10} {'instr':>6}" if counter else ""))
+        counted = {int(r[0]): instructions(counter, int(r[0]), lines) for r in rows} if counter else {}
         for k, jobs, nodes, calls, total, spent, digest in rows:
             left = total - spent
             same = digest == base[6]
             failed += not same
+            counts = (f" {counted[int(k)] / jobs / 1e6:>9.2f}M {counted[int(k)] / counted[0]:>6.1%}"
+                      if counted else "")
             print(f"  {int(k):>2} {nodes / jobs:>10.0f} {nodes / base[2]:>7.1%} {calls / jobs:>10.0f} "
-                  f"{left / jobs / 1e6:>11.3f} {left / (base[4] - base[5]):>6.1%}"
+                  f"{left / jobs / 1e6:>11.3f} {left / (base[4] - base[5]):>6.1%}" + counts
                   + ("" if same else "  ANSWERS DIFFER"))
     return 1 if failed else 0
 

@@ -20,7 +20,7 @@ the table starts empty, so every position is searched (about 0.5 ms): the
 overhead is a difference of two noisy times. Warm: the same positions again
 on the filled table, where the C core answers each from the table in under
 a microsecond, so a path's time is nearly all overhead: the precise reading.
-The paths run alternately round by round; the times are this thread's CPU
+The paths run alternately, each round starting with the next; the times are this thread's CPU
 time (every path runs on it, the C search included), and the medians over
 rounds are printed at the end.
 
@@ -96,11 +96,14 @@ def test_binding_overhead(benchmark) -> None:  # type: ignore[no-untyped-def]
     solver = Solver()
     per = {(path, table): [] for path in PATHS for table in ("cold", "warm")}
 
+    turn = iter(range(ROUNDS))
+
     def one_round() -> None:
         job = next(rounds)
         n = len(job.positions)
         expected = None
-        for path in PATHS:
+        k = next(turn)
+        for path in PATHS[k % len(PATHS):] + PATHS[:k % len(PATHS)]:   # each path first in turn
             solver.set_options(OPT_ALL)   # clears the table: every path does the same searches
             solver.reset_stats()
             cold, values = timed(lambda: job.run(path, solver))

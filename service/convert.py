@@ -20,7 +20,7 @@ from typing import Any
 from solver.engine import Solver
 from solver.notation import Card, Contract, ContractKind, Deal, Hand
 from solver.position import Position
-from solver.scoring import Convention, Decision, get_convention
+from solver.scoring import Convention, Decision, ScoringRequest, get_convention
 
 from .enums import CONTRACT_KINDS, CONVENTIONS, DECISIONS, SCORE_KINDS, SEATS, STRAINS
 from .errors import RequestError
@@ -337,23 +337,12 @@ def json_object(text: str, field: str, empty_ok: bool) -> dict[str, Any]:
     return value
 
 
-def score_request(message: pb.ScoreRequest) -> tuple[str, dict[str, Any]]:
-    """(kind name, request object): for a game, the game file object with the
-    request's convention and overrides; else a ``prefdd score`` request."""
-    convention = CONVENTIONS.required(message.convention, "convention")
+def score_request(message: pb.ScoreRequest) -> ScoringRequest:
+    """The typed scoring request of a Score call: for a game, the game file
+    object played under the request's convention and overrides; else a
+    ``prefdd score`` request's kind and input."""
+    name = CONVENTIONS.required(message.convention, "convention")
     kind = SCORE_KINDS.required(message.kind, "kind")
     overrides = json_object(message.option_overrides_json, "option_overrides_json", empty_ok=True)
     data = json_object(message.input_json, "input_json", empty_ok=False)
-    if kind == "game":
-        game = {**data, "convention": convention}
-        game.pop("option_overrides", None)
-        if overrides:
-            game["option_overrides"] = overrides
-        if message.players:
-            game["players"] = list(message.players)
-        return kind, game
-    request: dict[str, Any] = {"convention": convention, "option_overrides": overrides, "kind": kind,
-                               "input": data}
-    if message.players:
-        request["players"] = list(message.players)
-    return kind, request
+    return ScoringRequest(get_convention(name, overrides), kind, data, list(message.players) or None)

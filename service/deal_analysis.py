@@ -1,86 +1,36 @@
 """``AnalyzeDeal``: the whole-deal analysis of ``prefdd analyze`` over gRPC.
 
-:func:`deal_request` reads and checks a request on the handler thread;
-:func:`analyze` runs on a solver pool worker with the worker's solver (so a
-cancel or an expired deadline stops its searches); :func:`deal_response`
-builds the answer. The analyses are those of :mod:`solver.analysis`, combined
-as ``prefdd analyze`` combines them:
+:func:`deal_request` reads and checks a request on the handler thread into
+a :class:`~solver.analysis.deal.DealRequest`; the servicer runs
+:func:`~solver.analysis.deal.analyze_deal` on a solver pool worker with the
+worker's solver (so a cancel or an expired deadline stops its searches);
+:func:`deal_response` builds the answer. What is analysed and how the deal
+is scored is :mod:`solver.analysis.deal`'s (a
+:class:`~solver.analysis.deal.ScoringPlan`: players are named by seat,
+``"0" "1" "2"``).
 
-* no contract: the deal's table (when the deal has a talon) and the all-pass
-  values from the start;
-* a trick contract or misère: the best discards (when the deal has a talon),
-  the play card by card (the declarer's own discard if given, else his best)
-  and the best line from the end of the cards played;
-* all-pass: the play card by card (each card judged by its player's own
-  value), the all-pass values after the cards played and the max^n line.
-
-The score (choices where the issue is silent): the deal is scored as it
-would end if play went on from the cards played along the best line (all-pass:
-the max^n line), so a finished play is scored as played. Players are named by
-seat, ``"0" "1" "2"``. A trick contract needs both defenders' decisions
-(whether the deal is played follows from them: both pass or a half-whist that
-stands leave it unplayed, and a checked 10 that makes stands unplayed); misère
-and all-pass need nothing more. The score is left out, with the reason in
-``score_omitted``, when the request has no convention or no contract, the deal
-is an endgame (scoring needs the whole deal's tricks), the decisions are
-missing, or it is a four-player all-pass. A scoring input the scoring package
-rejects (a half-whist on an 8, a Stalingrad 6♠ passed, ...) is checked before
-any search, with a made contract standing in for the play's outcome, and
-answered with the scoring package's message.
+The score is left out, with the reason in ``score_omitted``, when the request
+has no convention or no contract, the deal is an endgame (scoring needs the
+whole deal's tricks), the decisions are missing, or it is a four-player
+all-pass. A scoring input the scoring package rejects (a half-whist on an 8,
+a Stalingrad 6♠ passed, ...) is checked before any search, with a made
+contract standing in for the play's outcome, and answered with the scoring
+package's message.
 """
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
-from typing import Any
 
-from solver.analysis import (AllPassLine, BestDiscard, DiscardTable, LineTrick, PlayAnalysis, allpass_line,
-                             allpass_values, analyze_play, best_discard, discard_table, discard_text)
-from solver.engine import Solver
+from solver.analysis import DiscardTable, LineTrick, PlayAnalysis, discard_text
+from solver.analysis.deal import SEAT_PLAYERS, DealAnalysis, DealRequest, DealScore, ScoringPlan
 from solver.notation import Contract, ContractKind, Deal
-from solver.position import Position
-from solver.scoring import Decision, handle_request
+from solver.scoring import Decision, deal_score_json, outcome_json
 
 from . import convert
-from .convert import ConventionChoice, RequestError
+from .convert import RequestError
 from .proto import pb
 
-__all__ = ["DealAnswer", "DealRequest", "ScoreAnswer", "ScoringPlan", "analyze", "deal_request", "deal_response",
-           "score_input"]
-
-PLAYERS = ("0", "1", "2")
-"""Player names of the score: the seats."""
-STRAIN_TEXT = ("s", "c", "d", "h", "nt")
-ALLPASS = Contract(ContractKind.ALLPASS)
-
-
-@dataclass(frozen=True)
-class ScoringPlan:
-    """What the score needs besides the play."""
-
-    convention: ConventionChoice
-    first: Decision | None
-    """The first defender's decision (trick contracts only)."""
-    second: Decision | None
-    returned: bool
-    """The passing defender returned the other's half-whist."""
-
-
-@dataclass(frozen=True)
-class DealRequest:
-    """A checked AnalyzeDeal request."""
-
-    deal: Deal
-    contract: Contract | None
-    declarer: int | None
-    discard: str | None
-    played: tuple[str, ...]
-    leader: int
-    talon_leads: bool
-    four_players: bool
-    scoring: ScoringPlan | None
-    score_omitted: str
-    """Why there will be no score ("" when there will be one)."""
+__all__ = ["deal_request", "deal_response"]
 
 
 def deal_request(message: pb.AnalyzeDealRequest) -> DealRequest:
@@ -132,122 +82,10 @@ def _scoring(message: pb.AnalyzeDealRequest, deal: Deal, contract: Contract | No
     if tricks and (first is None or second is None):
         return None, ("a trick contract is scored with both defenders' decisions "
                       "(scoring.first_defender, scoring.second_defender)")
-    plan = ScoringPlan(choice, first, second, fields.half_whist_returned)
+    plan = ScoringPlan(choice.convention, first, second, fields.half_whist_returned)
     assert declarer is not None or contract.kind is ContractKind.ALLPASS
-    _score(plan, contract, declarer or 0, _made_outcome(contract, declarer or 0))  # scoring's own checks
+    plan.check(contract, declarer or 0)
     return plan, ""
-
-
-def _made_outcome(contract: Contract, declarer: int) -> tuple[int, int, int]:
-    """Tricks by seat of a plausible outcome, to check the scoring input early."""
-    tricks = [0, 0, 0]
-    if contract.kind is ContractKind.ALLPASS:
-        return (4, 3, 3)
-    taken = contract.level if contract.kind is ContractKind.TRICKS else 0
-    assert taken is not None
-    tricks[declarer], tricks[(declarer + 1) % 3] = taken, 10 - taken
-    return (tricks[0], tricks[1], tricks[2])
-
-
-# ---- scoring -------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class ScoreAnswer:
-    tricks: tuple[int, int, int]
-    played: bool
-    input: dict[str, Any]
-    """The ``prefdd score`` deal input."""
-    result: dict[str, Any]
-    """Its answer: records and deal_value."""
-
-
-def _is_played(plan: ScoringPlan, contract: Contract, declarer_tricks: int) -> bool:
-    if contract.level == 10 and not plan.convention.convention.ten_whisted:
-        return declarer_tricks < 10  # a checked 10: played unless it stands
-    decisions = (plan.first, plan.second)
-    if Decision.HALF_WHIST in decisions:
-        return plan.returned
-    return Decision.WHIST in decisions
-
-
-def score_input(plan: ScoringPlan, contract: Contract, declarer: int,
-                tricks: tuple[int, int, int]) -> tuple[dict[str, Any], bool]:
-    """The ``prefdd score`` deal input of the outcome, and whether it was played."""
-    by_seat = {PLAYERS[seat]: tricks[seat] for seat in range(3)}
-    if contract.kind is ContractKind.ALLPASS:
-        return {"type": "allpass", "players": list(PLAYERS), "tricks": by_seat}, True
-    if contract.kind is ContractKind.MISERE:
-        return {"type": "misere", "players": list(PLAYERS), "declarer": PLAYERS[declarer], "tricks": by_seat}, True
-    assert plan.first is not None and plan.second is not None and contract.strain is not None
-    first, second = (declarer + 1) % 3, (declarer + 2) % 3
-    data: dict[str, Any] = {
-        "type": "contract", "players": list(PLAYERS), "declarer": PLAYERS[declarer], "contract": contract.level,
-        "strain": STRAIN_TEXT[contract.strain],
-        "decisions": {PLAYERS[first]: plan.first.value, PLAYERS[second]: plan.second.value},
-    }
-    if plan.returned:
-        passer = second if plan.first is Decision.HALF_WHIST else first
-        data["returned_by"] = PLAYERS[passer]
-    played = _is_played(plan, contract, tricks[declarer])
-    if played:
-        data["tricks"] = by_seat
-    return data, played
-
-
-def _score(plan: ScoringPlan, contract: Contract, declarer: int, tricks: tuple[int, int, int]) -> ScoreAnswer:
-    data, played = score_input(plan, contract, declarer, tricks)
-    result = handle_request({"convention": plan.convention.name, "option_overrides": plan.convention.overrides,
-                             "kind": "deal", "input": data})
-    return ScoreAnswer(tricks, played, data, result)
-
-
-# ---- the analysis (on a pool worker) -------------------------------------------
-
-@dataclass(frozen=True)
-class DealAnswer:
-    deal: Deal
-    table: DiscardTable | None = None
-    allpass: tuple[int, int, int] | None = None
-    best: BestDiscard | None = None
-    play: PlayAnalysis | None = None
-    line: AllPassLine | None = None
-    score: ScoreAnswer | None = None
-    score_omitted: str = ""
-
-
-def analyze(solver: Solver, r: DealRequest) -> DealAnswer:
-    """Everything the request asks for, with ``solver`` (a pool worker's)."""
-    if r.contract is None:
-        table = discard_table(r.deal, leader=r.leader, solver=solver) if r.deal.talon is not None else None
-        start = Position.start(r.deal, ALLPASS, 0, r.leader, talon_leads=r.talon_leads,
-                               four_players=r.four_players)
-        values = allpass_values(start, solver=solver)
-        return DealAnswer(r.deal, table=table, allpass=values.tricks, score_omitted=r.score_omitted)
-    if r.contract.kind is ContractKind.ALLPASS:
-        play = analyze_play(r.deal, r.declarer or 0, r.contract, r.played, discard=r.discard, leader=r.leader,
-                            talon_leads=r.talon_leads, four_players=r.four_players, solver=solver)
-        values = allpass_values(play.final, solver=solver)
-        line = allpass_line(play.final, solver=solver)
-        score, omitted = None, r.score_omitted
-        if r.scoring is not None:
-            if line.unclaimed:
-                omitted = f"{line.unclaimed} trick(s) of the line go to no seat"
-            else:
-                score = _score(r.scoring, r.contract, 0, line.tricks)
-        return DealAnswer(r.deal, allpass=values.tricks, play=play, line=line, score=score, score_omitted=omitted)
-    assert r.declarer is not None
-    best = None
-    if r.deal.talon is not None:
-        best = best_discard(r.deal, r.declarer, r.contract, leader=r.leader, solver=solver)
-    play = analyze_play(r.deal, r.declarer, r.contract, r.played, discard=r.discard, leader=r.leader,
-                        solver=solver)
-    score = None
-    if r.scoring is not None:
-        end = play.final
-        for card in play.line.cards if play.line is not None else ():
-            end = end.play(card)
-        score = _score(r.scoring, r.contract, r.declarer, end.tricks_taken)
-    return DealAnswer(r.deal, best=best, play=play, score=score, score_omitted=r.score_omitted)
 
 
 # ---- the answer ----------------------------------------------------------------
@@ -291,20 +129,22 @@ def _play(play: PlayAnalysis) -> pb.PlayAnalysis:
     return message
 
 
-def _score_message(score: ScoreAnswer) -> pb.DealScore:
-    values = score.result["deal_value"]
+def _score_message(score: DealScore) -> pb.DealScore:
+    assert score.tricks is not None
+    result = deal_score_json(score.records, score.value)
+    values = result["deal_value"]
     return pb.DealScore(tricks=list(score.tricks), played=score.played,
-                        input_json=json.dumps(score.input, ensure_ascii=False),
-                        result_json=json.dumps(score.result, ensure_ascii=False),
-                        deal_value=[values[name] for name in PLAYERS])
+                        input_json=json.dumps(outcome_json(score.outcome), ensure_ascii=False),
+                        result_json=json.dumps(result, ensure_ascii=False),
+                        deal_value=[values[name] for name in SEAT_PLAYERS])
 
 
-def deal_response(answer: DealAnswer) -> pb.AnalyzeDealResponse:
+def deal_response(answer: DealAnalysis) -> pb.AnalyzeDealResponse:
     out = pb.AnalyzeDealResponse(deal=str(answer.deal))
     if answer.table is not None:
         out.table.CopyFrom(_table(answer.table))
     if answer.allpass is not None:
-        out.allpass_tricks.extend(answer.allpass)
+        out.allpass_tricks.extend(answer.allpass.tricks)
     if answer.best is not None:
         out.best_discard.CopyFrom(pb.BestDiscard(declarer_tricks=answer.best.value,
                                                  discards=[discard_text(d) for d in answer.best.discards],

@@ -3,7 +3,8 @@
 Scoring is pure Python over exact rationals: one request can hold the
 interpreter for seconds (a huge game file, numbers with huge exponents), and
 in the server's own process that would hold the GIL and stall every other
-call, health checks included. So a Score request is sent to one of
+call, health checks included. So a Score request, typed
+(:class:`~solver.scoring.ScoringRequest`, pickled across the pipe), is sent to one of
 ``workers`` child processes (started with ``spawn`` on first use: forking a
 process that runs gRPC threads is unsafe) and waited for on the handler
 thread in short slices. When the call's deadline passes, the call is
@@ -19,7 +20,10 @@ import threading
 import time
 import traceback
 from multiprocessing.connection import Connection
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Callable
+
+if TYPE_CHECKING:
+    from solver.scoring import ScoringRequest
 
 __all__ = ["ScoreFailed", "ScoreStopped", "ScoreWorkers"]
 
@@ -45,17 +49,16 @@ class ScoreStopped(Exception):
 
 
 def _child(connection: Connection) -> None:
-    """A worker process: answer (kind, request) tasks until the pipe closes."""
-    from solver.scoring import ScoringError, game_from_json, handle_request
-    from solver.scoring.drawing import game_json
+    """A worker process: answer typed scoring requests until the pipe closes."""
+    from solver.scoring import ScoringError, answer_request
 
     while True:
         try:
-            kind, data = connection.recv()
+            request = connection.recv()
         except (EOFError, OSError):
             return
         try:
-            result = game_json(game_from_json(data)) if kind == "game" else handle_request(data)
+            result = answer_request(request)
             answer: tuple[str, str] = ("ok", json.dumps(result, ensure_ascii=False))
         except (ScoringError, ValueError, TypeError) as error:
             answer = ("invalid", str(error))
@@ -124,14 +127,14 @@ class ScoreWorkers:
             return "ended"
         return "limit" if time.monotonic() >= limit else None
 
-    def run(self, kind: str, data: dict[str, Any], ended: Callable[[], bool]) -> str:
-        """The result JSON of a scoring task; ``ended()`` says the call is over.
+    def run(self, request: ScoringRequest, ended: Callable[[], bool]) -> str:
+        """The result JSON of a scoring request; ``ended()`` says the call is over.
         Raises :class:`ScoreFailed` or :class:`ScoreStopped`."""
         worker = self._take(ended)
         try:
             if worker is None or not worker.process.is_alive():
                 worker = _Worker()
-            worker.connection.send((kind, data))
+            worker.connection.send(request)
             limit = time.monotonic() + self.seconds
             while not worker.connection.poll(_SLICE):
                 reason = self._stop_reason(ended, limit)

@@ -21,7 +21,8 @@ Choices where the issue is silent:
 * Score (pure Python, no search) runs in a worker process
   (:mod:`service.score_workers`) that its deadline, its cancel or the server's
   ``max_score_seconds`` stops; it takes its input and answers as JSON text in
-  the ``prefdd score`` / ``prefdd pool --json`` forms.
+  the ``prefdd score`` / ``prefdd pool --json`` forms, and hands the worker
+  the typed :class:`~solver.scoring.ScoringRequest`.
 * An advice call beyond ``max_advice_runs`` is refused at once rather than
   queued: a run takes every advice worker thread for seconds to minutes, and a
   client is better told to retry than left waiting behind an unknown queue.
@@ -34,6 +35,7 @@ from typing import TYPE_CHECKING, Callable, Iterator, TypeVar
 import grpc
 
 from solver.advice import RunOptions, advise_bid, advise_play, advise_whist, enumerate_splits
+from solver.analysis.deal import analyze_deal
 from solver.engine import Solver
 
 from . import advice_calls, convert, deal_analysis, play_calls
@@ -137,11 +139,11 @@ class AnalysisServicer(pb_grpc.AnalysisServicer):
 
     def Score(self, request: pb.ScoreRequest, context: grpc.ServicerContext) -> pb.ScoreResponse:
         try:
-            kind, data = convert.score_request(request)
+            scoring_request = convert.score_request(request)
         except ValueError as error:
             context.abort(grpc.StatusCode.INVALID_ARGUMENT, convert.short(str(error)))
         try:
-            result = self._scoring.run(kind, data, ended=lambda: _ended(context))
+            result = self._scoring.run(scoring_request, ended=lambda: _ended(context))
         except ScoreStopped as stop:
             if stop.reason == "limit":
                 context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, "the scoring took longer than the server's "
@@ -166,7 +168,7 @@ class AnalysisServicer(pb_grpc.AnalysisServicer):
             plan = deal_analysis.deal_request(request)
         except ValueError as error:
             context.abort(grpc.StatusCode.INVALID_ARGUMENT, convert.short(str(error)))
-        answer = self._run(context, lambda solver: deal_analysis.analyze(solver, plan))
+        answer = self._run(context, lambda solver: analyze_deal(plan, solver))
         return deal_analysis.deal_response(answer)
 
     # -- advice under hidden cards -----------------------------------------

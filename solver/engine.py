@@ -25,7 +25,7 @@ from .position import Position, PositionError, PositionTypeError
 
 __all__ = ["Solver", "SolverBusyError", "SearchStopped", "SolveStats", "OrderWeightsError",
            "OPT_ALL", "OPT_NONE", "ORDER_WEIGHTS", "DiscardSearch", "MaxnOutcome", "StartSolver",
-           "best_discard_search", "maxn_search"]
+           "best_discard_search", "canonical_suits", "discard_class_ids", "maxn_search"]
 
 OPT_ALL = lib.PDD_OPT_ALL
 """Every search enhancement on (the default)."""
@@ -87,12 +87,25 @@ def check_position(position: object, what: str = "position") -> Position:
     range its C field takes, or a :class:`PositionError` naming the field.
     (Positions are normally built by :meth:`Position.start` and
     :meth:`Position.play`, which check the rules; this guards the fields of a
-    Position built or replaced by hand. The C core checks the rules again.)"""
+    Position built or replaced by hand. The C core checks the rules again.)
+
+    A Position is frozen, so its fields are checked once, on its first way
+    into the core (:func:`_check_fields`); its later calls (the value, the
+    card values and the line of one request) trust it."""
     if not isinstance(position, Position):
         raise PositionTypeError(f"{what} must be a Position, got {type(position).__name__} {position!r:.80}")
-    p = position
+    if not position.__dict__.get(_CHECKED):
+        _check_fields(position, what)
+        object.__setattr__(position, _CHECKED, True)   # not a field: equality and hashing ignore it
+    return position
+
+
+_CHECKED = "_fields_checked"
+
+
+def _check_fields(p: Position, what: str) -> None:
     hands, trick, taken = p.hands, p.trick, p.tricks_taken
-    # One pass for the usual, valid case (it runs before every C call);
+    # One pass for the usual, valid case (it runs once per Position);
     # the field at fault is named only when something is wrong.
     if (type(hands) is tuple and len(hands) == 3 and type(hands[0]) is Hand and type(hands[1]) is Hand
             and type(hands[2]) is Hand and type(p.contract) is Contract and type(p.declarer) is int
@@ -101,9 +114,8 @@ def check_position(position: object, what: str = "position") -> Position:
             and type(p.talon_leads) is tuple and all(type(c) is Card for c in p.talon_leads)
             and type(taken) is tuple and len(taken) == 3 and all(type(t) is int and 0 <= t <= 10 for t in taken)
             and type(p.four_players) is bool):
-        return p
+        return
     _name_the_bad_field(p, what)
-    return p
 
 
 def _name_the_bad_field(p: Position, what: str) -> None:
@@ -284,17 +296,28 @@ class Solver:
         self._call_at(position_fields(position), lib.pdd_card_values, values, legal)
         return {Card.from_index(i): values[i] for i in range(32) if legal[0] >> i & 1}
 
-    def best_line(self, position: Position, value_guess: int | None = None) -> list[Card]:
+    def best_line(self, position: Position, value_guess: int | None = None,
+                  tie_suits: Sequence[int] | None = None) -> list[Card]:
         """An optimal play sequence to the end (ties to the lowest card index).
         A guess of the position's value (the declarer's total, e.g. from a best
         discard) saves searching for it; the line is the same whatever the
-        guess."""
+        guess. ``tie_suits`` (a permutation: suit s as if named
+        ``tie_suits[s]``) breaks the ties as in the renamed position, while
+        the search keeps the position's own names (and the table filled
+        under them)."""
         if value_guess is not None and (isinstance(value_guess, bool) or not isinstance(value_guess, int)):
             raise PositionError(f"value_guess must be a whole number or None, got {value_guess!r}")
         guess = -1 if value_guess is None else max(-1, min(value_guess, 10))
         cards = ffi.new("int[30]")
         count = ffi.new("int *")
-        self._call_at(position_fields(position), lib.pdd_best_line_from, guess, cards, count)
+        fields = position_fields(position)
+        if tie_suits is None:
+            self._call_at(fields, lib.pdd_best_line_from, guess, cards, count)
+        else:
+            order = list(tie_suits)
+            _require(sorted(order) == [0, 1, 2, 3] and all(_whole(s) for s in order),
+                     f"tie_suits must be a permutation of 0-3, got {tie_suits!r:.60}")
+            self._call_at(fields, lib.pdd_best_line_ordered, guess, ffi.new("int32_t[4]", order), cards, count)
         return [Card.from_index(index) for index in ffi.unpack(cards, count[0])]
 
     def set_options(self, flags: int) -> None:
@@ -367,15 +390,46 @@ def best_discard_search(
     contract: Contract,
     leader: int,
     all_best: bool,
+    canonical: bool = False,
 ) -> DiscardSearch:
     """``pdd_best_discard``: hands[declarer] is ignored, ``pool`` is his cards
-    before the discard."""
+    before the discard. ``canonical`` (over ``all_best``): the one best
+    discard whose starting position comes first in canonical form
+    (:func:`canonical_suits`, the renamed hands' masks compared in seat
+    order), found without proving every tie."""
     masks = [0 if seat == declarer else hands[seat].mask for seat in range(3)]
     result = ffi.new("pdd_discard_result *")
-    solver._call_at(_fields(masks, contract, declarer, leader), lib.pdd_best_discard, pool.mask,
-                    1 if all_best else 0, result)
+    mode = lib.PDD_DISCARD_CANONICAL if canonical else lib.PDD_DISCARD_ALL if all_best else lib.PDD_DISCARD_ONE
+    solver._call_at(_fields(masks, contract, declarer, leader), lib.pdd_best_discard, pool.mask, mode, result)
     discards = tuple(Hand(mask) for mask in ffi.unpack(result.discards, result.count))
     return DiscardSearch(result.value, discards, result.classes)
+
+
+def discard_class_ids(pool: Hand, others: Sequence[Hand], suits_renamed: bool) -> list[tuple[Hand, int]]:
+    """``pdd_discard_classes``: every 2-card discard of ``pool`` with its
+    class (discards leaving the same game up to the relative ranks of the
+    live cards, the cards of ``others`` - at most two groups, each its own
+    owner - staying in play; with ``suits_renamed`` also up to a renaming of
+    the suits, as the best-discard search does in misère). Classes are
+    numbered in order of first appearance; the discards come by ascending
+    card index."""
+    groups = [hand.mask for hand in others]
+    if len(groups) > 2:
+        raise PositionError(f"discard classes take at most two other groups of cards, got {len(groups)}")
+    groups += [0] * (2 - len(groups))
+    result = ffi.new("pdd_discard_classes_result *")
+    _check(lib.pdd_discard_classes(pool.mask, ffi.new("uint32_t[2]", groups), 1 if suits_renamed else 0, result))
+    return [(Hand(result.discards[i]), result.class_of[i]) for i in range(result.count)]
+
+
+def canonical_suits(position: Position) -> tuple[int, int, int, int]:
+    """``pdd_canonical_suits``: the new index of each suit in the canonical
+    order (trumps first, then by the owners of each suit's live cards from
+    the ace down, the trick's cards as owners 3 and 4; ties by the old
+    index): csrc/canonical.c is the rule's one home."""
+    suit_to = ffi.new("int32_t[4]")
+    _check(lib.pdd_canonical_suits(_struct(position_fields(position)), suit_to))
+    return (suit_to[0], suit_to[1], suit_to[2], suit_to[3])
 
 
 @dataclass(frozen=True)
@@ -413,7 +467,8 @@ class StartSolver:
 
     def __init__(self, solver: Solver, template: Position, seats: tuple[int, int]) -> None:
         self.solver = solver
-        self.position = to_c_position(template)
+        self.fields = position_fields(template)
+        self.position = _struct(self.fields)
         self.seats = seats
         self.value = ffi.new("int *")
 
@@ -423,3 +478,16 @@ class StartSolver:
         self.position.hands[self.seats[1]] = second
         self.solver._call(lib.pdd_solve, self.position, self.value)
         return self.value[0]
+
+    def solve_pairs(self, pairs: Sequence[tuple[int, int]]) -> list[int]:
+        """:meth:`solve` of each (first, second) pair of hand masks, in one C
+        call (``pdd_solve_many``: the same values and table as one call each,
+        solved in order); a refused pair raises its PositionError, a stop
+        SearchStopped."""
+        fields = list(self.fields)
+        one, other = self.seats
+        packed = []
+        for first, second in pairs:
+            fields[one], fields[other] = first, second
+            packed.append(tuple(fields))
+        return self.solver._solve_packed(packed)

@@ -19,7 +19,7 @@ from solver.analysis import (allpass_line, allpass_values, analyze_play, best_di
 from solver.engine import OPT_NONE
 from solver.scoring import (AllPassOutcome, ContractOutcome, Decision, MisereOutcome, ScoringError, deal_value,
                             get_convention, handle_request)
-from service import deal_analysis
+from service import servicer
 from service.client import AnalysisClient, ServiceError, contract_message
 from service.proto import pb
 from service.server import RunningServer
@@ -361,7 +361,7 @@ def test_unexpected_errors_are_internal(client: AnalysisClient, monkeypatch: pyt
     def broken(*args: object) -> None:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(deal_analysis, "analyze", broken)
+    monkeypatch.setattr(servicer, "analyze_deal", broken)
     with pytest.raises(ServiceError) as caught:
         client.analyze_deal(DEAL)
     assert caught.value.code == grpc.StatusCode.INTERNAL and "a bug" not in caught.value.message

@@ -15,18 +15,12 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from solver.batch import evaluate as evaluate_with
-from solver.engine import OPT_NONE, Solver
+from solver.engine import OPT_NONE
 from service.server import ServerConfig
 
+from conftest import batch_answer as evaluate
 from service_support import GUARD, ServeProcess, random_deal, running_server, wait_until
 from test_web_api import Api
-
-
-def evaluate(request: dict) -> dict:
-    """The in-process answer, the reference for the HTTP processes' answers."""
-    return evaluate_with(request, Solver())
-
 
 ENDGAME = {"deal": "A9.9.7.Q 8.8..KJ7 KJT..KT.", "contract": "6s", "declarer": 0, "leader": 2}
 SLOW = methodcaller("set_options", OPT_NONE)

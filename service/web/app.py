@@ -289,8 +289,7 @@ def create_app(pool: SolverPool, advice: AdviceRuns, scoring: ScoreWorkers,
         otherwise be stopped, and would hold every other call)."""
         end = time.monotonic() + seconds
         try:
-            text = await run_in_threadpool(scoring.run, "request", calls.checked_object(body),
-                                           lambda: time.monotonic() >= end)
+            text = await run_in_threadpool(scoring.run, calls.score_request(body), lambda: time.monotonic() >= end)
         except ScoreStopped as stop:
             if stop.reason == "limit":
                 raise HttpError(429, "the scoring took longer than the server's limit max_score_seconds="

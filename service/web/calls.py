@@ -26,17 +26,20 @@ from solver.advice import (BidRequest, EnumerationRequest, PlayRequest, RunOptio
 from solver.advice.blind_discard import BLIND_DISCARD
 from solver.advice.play_json import play_json
 from solver.analysis import best_discard
-from solver.analysis.cli import analyze as analyze_args
+from solver.analysis.cli import deal_request
+from solver.analysis.deal import analyze_deal
+from solver.analysis.jsonio import deal_analysis_json
 from solver.analysis.discard import deal_after_discard
 from solver.analysis.batch import evaluate
 from solver.engine import Solver
 from solver.notation import Contract, ContractKind, Deal, Hand, seat_field
 from solver.position import Position
+from solver.scoring import ScoringRequest, scoring_request
 
 from ..advice_calls import MAX_BLIND_DISCARD_LAYOUTS
 from ..errors import RequestError
 
-__all__ = ["AdviceCall", "DEFAULT_LAYOUTS", "advice_call", "analyze", "checked_object", "position", "solve"]
+__all__ = ["AdviceCall", "DEFAULT_LAYOUTS", "advice_call", "analyze", "position", "score_request", "solve"]
 
 DEFAULT_LAYOUTS = {"whist": 1000, "bid": 200, "play": 500}
 """The layout budgets of ``prefdd whist``, ``prefdd bid`` and ``prefdd play``."""
@@ -130,8 +133,8 @@ def analyze(body: Any, solver: Solver) -> dict[str, Any]:
         deal=_text(body, "deal", required=True), contract=_text(body, "contract"),
         declarer=_seat(body, "declarer"), discard=_text(body, "discard"), played=_played(body),
         talon_leads=_flag(body, "talon_leads", True), four_players=_flag(body, "four_players"))
-    answer, _text_lines = analyze_args(args, solver)
-    return answer
+    request, _record = deal_request(args)  # type: ignore[arg-type]
+    return deal_analysis_json(analyze_deal(request, solver))
 
 
 def _position(body: dict[str, Any], solver: Solver) -> tuple[Position, Hand | None]:
@@ -200,10 +203,10 @@ def _minimises(position: Position, mover: int) -> bool:
     return (mover == position.declarer) == misere
 
 
-def checked_object(body: Any) -> dict[str, Any]:
-    """The body as a JSON object (``prefdd score``'s request: the app answers
-    it on a scoring process, :class:`~service.score_workers.ScoreWorkers`)."""
-    return _object(body)
+def score_request(body: Any) -> ScoringRequest:
+    """``prefdd score``'s request object, typed (the app answers it on a
+    scoring process, :class:`~service.score_workers.ScoreWorkers`)."""
+    return scoring_request(_object(body))
 
 
 # ---- advice runs (their own threads) -------------------------------------------

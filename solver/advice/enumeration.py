@@ -196,6 +196,17 @@ def enumerate_splits(request: EnumerationRequest, options: RunOptions | None = N
                 key.append((prior[request.declarer] + start.solve(parts[0], parts[1]), None))
         return {tuple(key): 1}
 
+    def evaluate_batch(layouts: list[tuple[int, int]], solver: Solver) -> list[dict[Hashable, Number]]:
+        """``evaluate`` of each split, one C call per contract kind."""
+        if solver not in fast:
+            fast[solver] = [StartSolver(solver, _template(request, kind, size), (first, second))
+                            for kind in kinds]
+        values = [start.solve_pairs(layouts) for start in fast[solver]]
+        have = prior[request.declarer]
+        return [{tuple((have + v, None) for v in each): 1} for each in zip(*values)]
+
+    if not any(lined):
+        evaluate.batch = evaluate_batch  # type: ignore[attr-defined]
     run = run_layouts(space, evaluate, options, masks=True).finished()  # type: ignore[arg-type]
     merged = merge_units(run.units)
     results = []

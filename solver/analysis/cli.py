@@ -25,18 +25,18 @@ from ..engine import Solver
 from .. import cli_args
 from ..advice.parallel import default_workers
 from ..notation import SEAT_NAMES, SUIT_SYMBOLS, Contract, ContractKind, Deal, Hand
-from .allpass import allpass_line, allpass_values
-from .discard import AnalysisError, BestDiscard, best_discard
-from .jsonio import allpass_line_json, allpass_values_json, best_discard_json, play_json, table_json
+from .deal import DealAnalysis, DealRequest, RecordScore, analyze_deal
+from .discard import AnalysisError, BestDiscard
+from .jsonio import deal_analysis_json, score_json
 from .lines import LineTrick
-from .play import PlayAnalysis, analyze_play
-from .table import DiscardTable, discard_table
+from .play import PlayAnalysis
+from .table import DiscardTable
 from ..formats import GameRecord, read_record
 from ..report import LANGUAGES, write_report
 from ..report.html import analysis_html
-from ..scoring import handle_request
+from ..scoring import get_convention, outcome_from_json
 
-__all__ = ["register", "analyze", "run_analyze", "run_stoppable", "compact"]
+__all__ = ["register", "analyze", "deal_request", "format_analysis", "run_analyze", "run_stoppable", "compact"]
 
 
 def compact(hand: Hand) -> str:
@@ -117,40 +117,53 @@ def _contract_heading(contract: Contract, declarer: int) -> str:
     return f"{contract.pretty()} by {_seat_name(declarer)}, first hand leads"
 
 
-def _analyze_contract(args: argparse.Namespace, deal: Deal, contract: Contract, solver: Solver,
-                      answer: dict[str, Any], text: list[str]) -> None:
-    if args.declarer is None:
-        raise AnalysisError("--contract needs --declarer (or use --contract allpass)")
-    text.append(_contract_heading(contract, args.declarer))
-    if deal.talon is not None:
-        found = best_discard(deal, args.declarer, contract, solver=solver)
-        answer["best_discard"] = best_discard_json(found)
-        text.append(format_best_discard(found))
-    analysis = analyze_play(deal, args.declarer, contract, args.played, discard=args.discard,
-                            solver=solver)
-    answer["play"] = play_json(analysis)
-    text.append(format_play(analysis))
+def _contract_text(analysis: DealAnalysis) -> list[str]:
+    assert analysis.contract is not None and analysis.play is not None
+    text = [_contract_heading(analysis.contract, analysis.play.declarer)]
+    if analysis.best is not None:
+        text.append(format_best_discard(analysis.best))
+    text.append(format_play(analysis.play))
+    return text
 
 
-def _analyze_allpass(args: argparse.Namespace, deal: Deal, solver: Solver, answer: dict[str, Any],
-                     text: list[str]) -> None:
-    if args.discard is not None:
-        raise AnalysisError("all-pass has no discard")
-    options = dict(talon_leads=args.talon_leads, four_players=args.four_players)
-    analysis = analyze_play(deal, 0, "allpass", args.played, solver=solver, **options)
-    values = allpass_values(analysis.final, solver=solver)
-    line = allpass_line(analysis.final, solver=solver)
-    answer["allpass"] = {**allpass_values_json(values), "line": allpass_line_json(line)}
-    answer["play"] = play_json(analysis)
-    where = "after the cards played" if analysis.steps else "from the start"
-    text.append(f"All-pass, {where}: the fewest tricks each player can be sure of (in all): "
-                + ", ".join(f"{SEAT_NAMES[s]} {values.tricks[s]}" for s in range(3)))
-    if analysis.steps:
-        text.append(format_play(analysis))
+def _allpass_text(analysis: DealAnalysis) -> list[str]:
+    play, line, values = analysis.play, analysis.line, analysis.allpass
+    assert play is not None and line is not None and values is not None
+    where = "after the cards played" if play.steps else "from the start"
+    text = [f"All-pass, {where}: the fewest tricks each player can be sure of (in all): "
+            + ", ".join(f"{SEAT_NAMES[s]} {values.tricks[s]}" for s in range(3))]
+    if play.steps:
+        text.append(format_play(play))
     text.append("Max^n line (each player minimises his own tricks, ties to the lowest card): "
                 + ", ".join(f"{SEAT_NAMES[s]} {line.tricks[s]}" for s in range(3))
                 + (f", no seat {line.unclaimed}" if line.unclaimed else ""))
     text.extend(_trick_lines(line.tricks_played))
+    return text
+
+
+def _table_text(analysis: DealAnalysis) -> list[str]:
+    assert analysis.allpass is not None
+    text = [] if analysis.table is None else [format_discard_table(analysis.table), ""]
+    text.append("All-pass (talon leads): the fewest tricks each player can be sure of: "
+                + ", ".join(f"{SEAT_NAMES[s]} {analysis.allpass.tricks[s]}" for s in range(3)))
+    return text
+
+
+def format_analysis(analysis: DealAnalysis, record: GameRecord) -> list[str]:
+    """The text lines of ``prefdd analyze``."""
+    text = [analysis.deal.pretty(), ""]
+    if analysis.contract is None:
+        text.extend(_table_text(analysis))
+    elif analysis.contract.kind is ContractKind.ALLPASS:
+        text.extend(_allpass_text(analysis))
+    else:
+        text.extend(_contract_text(analysis))
+    if analysis.score is not None:
+        text.append(f"Score ({record.convention}), the deal's value in whists: "
+                    + ", ".join(f"{name} {value}" for name, value in score_json(analysis.score)["deal_value"].items()))
+    elif record.convention is not None:
+        text.append(f"Score ({record.convention}): not computed: {analysis.score_omitted}")
+    return text
 
 
 def with_record(args: argparse.Namespace, files: bool = False) -> tuple[argparse.Namespace, GameRecord]:
@@ -171,20 +184,16 @@ def with_record(args: argparse.Namespace, files: bool = False) -> tuple[argparse
     return filled, record
 
 
-def _score(record: GameRecord, answer: dict[str, Any], text: list[str]) -> str | None:
-    """The record's score under its convention into ``answer`` (and the text);
-    the reason when it cannot be scored."""
+def _record_scoring(record: GameRecord) -> tuple[RecordScore | None, str]:
+    """The record's own outcome to score under its convention, or why it cannot be."""
     if record.convention is None:
-        return None
+        return None, ""
     try:
-        result = handle_request(record.score_request())
+        request = record.score_request()
+        convention = get_convention(request["convention"], request["option_overrides"])
+        return RecordScore(convention, outcome_from_json(request["input"])), ""
     except ValueError as error:
-        text.append(f"Score ({record.convention}): not computed: {error}")
-        return str(error)
-    answer["score"] = result
-    text.append(f"Score ({record.convention}), the deal's value in whists: "
-                + ", ".join(f"{name} {value}" for name, value in result["deal_value"].items()))
-    return None
+        return None, str(error)
 
 
 def table_workers(args: argparse.Namespace) -> int:
@@ -195,40 +204,27 @@ def table_workers(args: argparse.Namespace) -> int:
     return args.workers if args.workers is not None else default_workers()
 
 
-def analyze(args: argparse.Namespace, solver: Solver) -> tuple[dict[str, Any], list[str]]:
-    """The JSON answer and the text lines for the parsed arguments (the deal
-    is text in any record form, never a file name: the web service calls this)."""
-    answer, text, _ = analyze_record(args, solver)
-    return answer, text
-
-
-def analyze_record(args: argparse.Namespace, solver: Solver, files: bool = False
-                   ) -> tuple[dict[str, Any], list[str], tuple[GameRecord, str | None]]:
-    """:func:`analyze`, and the deal's record with the reason it has no score;
-    ``files``: the deal may name a file."""
+def deal_request(args: argparse.Namespace, files: bool = False) -> tuple[DealRequest, GameRecord]:
+    """The analysis the parsed arguments ask for, and the deal's record (the
+    deal is text in any record form; ``files``: it may name a file)."""
     args, record = with_record(args, files)
     deal = Deal.parse(args.deal)
-    answer: dict[str, Any] = {"deal": str(deal)}
-    text = [deal.pretty(), ""]
     contract = Contract.parse(args.contract) if args.contract is not None else None
+    scoring, omitted = _record_scoring(record)
     if contract is None:
         if args.played or args.discard is not None or args.declarer is not None:
             raise AnalysisError("--declarer, --discard and --played need --contract")
-        if deal.talon is not None:
-            table = discard_table(deal, solver=solver, workers=table_workers(args))
-            answer["table"] = table_json(table)
-            text.append(format_discard_table(table))
-            text.append("")
-        values = allpass_values(deal, solver=solver)
-        answer["allpass"] = allpass_values_json(values)
-        text.append("All-pass (talon leads): the fewest tricks each player can be sure of: "
-                    + ", ".join(f"{SEAT_NAMES[s]} {values.tricks[s]}" for s in range(3)))
-    elif contract.kind is ContractKind.ALLPASS:
-        _analyze_allpass(args, deal, solver, answer, text)
-    else:
-        _analyze_contract(args, deal, contract, solver, answer, text)
-    problem = _score(record, answer, text)
-    return answer, text, (record, problem)
+        # The table's all-pass values are always from the start with talon leads.
+        return DealRequest(deal, scoring=scoring, score_omitted=omitted, table_workers=table_workers(args)), record
+    if contract.kind is ContractKind.ALLPASS:
+        if args.discard is not None:
+            raise AnalysisError("all-pass has no discard")
+        return DealRequest(deal, contract, played=args.played, talon_leads=args.talon_leads,
+                           four_players=args.four_players, scoring=scoring, score_omitted=omitted), record
+    if args.declarer is None:
+        raise AnalysisError("--contract needs --declarer (or use --contract allpass)")
+    return DealRequest(deal, contract, args.declarer, args.discard, args.played, scoring=scoring,
+                       score_omitted=omitted), record
 
 
 T = TypeVar("T")
@@ -264,18 +260,28 @@ def run_stoppable(work: Callable[[], T], solver: Solver) -> T:
     return outcome["value"]
 
 
+def analyze(args: argparse.Namespace, solver: Solver) -> tuple[dict[str, Any], list[str]]:
+    """The JSON answer and the text lines for the parsed arguments (the deal
+    is text in any record form, never a file name)."""
+    request, record = deal_request(args)
+    analysis = analyze_deal(request, solver)
+    return deal_analysis_json(analysis), format_analysis(analysis, record)
+
+
 def run_analyze(args: argparse.Namespace) -> int:
     out = sys.stdout
     solver = Solver()
-    answer, text, (record, problem) = run_stoppable(lambda: analyze_record(args, solver, files=True), solver)
+    request, record = deal_request(args, files=True)
+    analysis = run_stoppable(lambda: analyze_deal(request, solver), solver)
+    answer = deal_analysis_json(analysis)
     if args.html:
-        write_report(args.html, analysis_html(answer, Deal.parse(answer["deal"]), lang=args.lang,
-                                              players=record.players, convention=record.convention,
-                                              score_problem=problem))
+        problem = analysis.score_omitted if record.convention is not None and analysis.score is None else None
+        write_report(args.html, analysis_html(answer, analysis.deal, lang=args.lang, players=record.players,
+                                              convention=record.convention, score_problem=problem))
     if args.json:
         out.write(json.dumps(answer, ensure_ascii=False) + "\n")
     else:
-        out.write("\n".join(text).rstrip() + "\n")
+        out.write("\n".join(format_analysis(analysis, record)).rstrip() + "\n")
     return 0
 
 

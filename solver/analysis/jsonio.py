@@ -5,14 +5,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..scoring import deal_score_json
 from .allpass import AllPassLine, AllPassValues
+from .deal import DealAnalysis, DealScore
 from .discard import BestDiscard, discard_text
 from .lines import LineTrick
 from .play import BestLine, CardStep, PlayAnalysis
 from .table import DiscardTable
 
 __all__ = ["table_json", "best_discard_json", "allpass_values_json", "allpass_line_json",
-           "line_json", "play_json", "tricks_json"]
+           "line_json", "play_json", "tricks_json", "deal_analysis_json", "score_json"]
 
 STRAINS = ["s", "c", "d", "h", "nt"]
 
@@ -87,3 +89,25 @@ def play_json(analysis: PlayAnalysis) -> dict[str, Any]:
         "mistakes": [step.describe() for step in analysis.mistakes],
         "best_line": None if analysis.line is None else line_json(analysis.line),
     }
+
+
+def score_json(score: DealScore) -> dict[str, Any]:
+    return deal_score_json(score.records, score.value)
+
+
+def deal_analysis_json(analysis: DealAnalysis) -> dict[str, Any]:
+    """The answer of ``prefdd analyze --json`` (and ``POST /api/v1/analyze``)."""
+    answer: dict[str, Any] = {"deal": str(analysis.deal)}
+    if analysis.table is not None:
+        answer["table"] = table_json(analysis.table)
+    if analysis.best is not None:
+        answer["best_discard"] = best_discard_json(analysis.best)
+    if analysis.allpass is not None:
+        answer["allpass"] = allpass_values_json(analysis.allpass)
+    if analysis.line is not None:
+        answer["allpass"]["line"] = allpass_line_json(analysis.line)
+    if analysis.play is not None:
+        answer["play"] = play_json(analysis.play)
+    if analysis.score is not None:
+        answer["score"] = score_json(analysis.score)
+    return answer

@@ -25,7 +25,7 @@ from ..api import given_solver
 from ..engine import Solver, check_position
 from ..notation import Card, Contract, ContractKind, Deal, Hand, NotationError, NotationTypeError, parse_cards
 from ..position import Position, PositionError
-from .discard import AnalysisError, best_discard, deal_after_discard, seat
+from .discard import AnalysisError, AnalysisTypeError, BestDiscard, best_discard, deal_after_discard, seat
 from .lines import LineTrick, group_tricks
 
 __all__ = ["BestLine", "CardStep", "PlayAnalysis", "analyze_play", "best_line", "wants_more"]
@@ -122,34 +122,45 @@ def _played(played: Iterable[Card | str] | str) -> list[Card]:
 
 
 def _hands_as_played(deal: Deal, declarer: int, contract: Contract, discard: Hand | str | None,
-                     leader: int, solver: Solver, played: list[Card]) -> tuple[Deal, Hand | None]:
+                     leader: int, solver: Solver, played: list[Card],
+                     known: BestDiscard | None) -> tuple[Deal, Hand | None, int | None]:
+    """The hands as played, the discard, and the value when a best discard
+    was taken (its value is the best one: no need to search it again)."""
     if contract.kind is ContractKind.ALLPASS:
         if discard is not None:
             raise AnalysisError("all-pass has no discard")
-        return deal, None
+        return deal, None, None
     if deal.talon is None:
         if discard is not None:
             raise AnalysisError("a discard needs the talon: give the deal as three hands and the talon")
-        return deal, None
+        return deal, None, None
+    value = None
     if discard is None:
-        discard = _best_discard_keeping(deal, declarer, contract, leader, solver, played)
+        discard, value = _best_discard_keeping(deal, declarer, contract, leader, solver, played, known)
     else:
         discard = Hand.coerce(discard, "discard")
-    return deal_after_discard(deal, declarer, discard), discard
+    return deal_after_discard(deal, declarer, discard), discard, value
 
 
 def _best_discard_keeping(deal: Deal, declarer: int, contract: Contract, leader: int, solver: Solver,
-                          played: list[Card]) -> Hand:
+                          played: list[Card], known: BestDiscard | None) -> tuple[Hand, int]:
     """A best discard that keeps every card of the declarer's among the cards
     played (those of his hand and the talon): the first such in canonical
-    order."""
+    order; and the best value. ``known``, the search of every best discard
+    when the caller has made it, is used instead of searching again when
+    cards are kept (with none kept, one class of best discards is searched,
+    as without it)."""
     assert deal.talon is not None
     pool = deal.hands[declarer].mask | deal.talon.mask
     kept = sum(1 << card.index for card in played if pool >> card.index & 1)
-    found = best_discard(deal, declarer, contract, leader=leader, all_discards=bool(kept), solver=solver)
+    if kept and known is not None and known.all_discards and (known.declarer, known.contract, known.leader) == (
+            declarer, contract, leader):
+        found = known
+    else:
+        found = best_discard(deal, declarer, contract, leader=leader, all_discards=bool(kept), solver=solver)
     for discard in found.discards:
         if not discard.mask & kept:
-            return discard
+            return discard, found.value
     raise AnalysisError(f"no best discard keeps the cards the declarer played ({Hand(kept)}); "
                         "give his discard")
 
@@ -193,19 +204,26 @@ def analyze_play(
     talon_leads: bool = True,
     four_players: bool = False,
     solver: Solver | None = None,
+    best: BestDiscard | None = None,
 ) -> PlayAnalysis:
     """The value before and after each played card, each card's cost, and
     the best line from the end of the cards played. For all-pass,
     ``declarer`` is only the seat whose tricks the starting value counts, and
-    the line is left to :func:`~solver.analysis.allpass.allpass_line`."""
+    the line is left to :func:`~solver.analysis.allpass.allpass_line`.
+    ``best``: the declarer's best discards (:func:`best_discard` of the same
+    deal, contract and leader) when already searched, so that they are not
+    searched again."""
     deal = Deal.coerce(deal)
     contract = Contract.coerce(contract)
     seat(declarer, "declarer")
     solver = given_solver(solver)
     cards = _played(played)
-    hands, discard_hand = _hands_as_played(deal, declarer, contract, discard, leader, solver, cards)
+    if best is not None and not isinstance(best, BestDiscard):
+        raise AnalysisTypeError(f"best must be a BestDiscard or None, got {type(best).__name__} {best!r:.60}")
+    hands, discard_hand, value = _hands_as_played(deal, declarer, contract, discard, leader, solver, cards, best)
     position = _start(hands, declarer, contract, leader, talon_leads, four_players)
-    value = solver.solve(position)
+    if value is None:
+        value = solver.solve(position)
     steps: list[CardStep] = []
     for card in cards:
         trick = len(position.history) // 3 + 1

@@ -13,12 +13,16 @@ Pure Python, exact rationals (:class:`fractions.Fraction`) throughout.
 * Settlement: :func:`settle` → :class:`Settlement`; :func:`round_balances`.
 * Single-deal value: :func:`deal_value` (convention, outcome) → whists per player;
   :func:`record_value`, :func:`expected_value`, :func:`decide_whist`.
-* JSON: :func:`handle_request` (the ``prefdd score`` protocol), :func:`game_from_json`.
+* Requests: :class:`ScoringRequest` (typed) and :func:`answer_request`; :func:`play_game`.
+* JSON: :func:`handle_request` (the ``prefdd score`` protocol, through :func:`scoring_request`),
+  :func:`game_from_json`,
+  :func:`outcome_json` / :func:`outcome_from_json`, :func:`deal_score_json`.
 * Errors: :class:`ScoringError` (a :class:`ValueError`).
 """
 
 from .errors import ScoringError
-from .jsonio import Game, game_from_json, handle_request, outcome_from_json
+from .jsonio import (Game, ScoringRequest, answer_request, deal_score_json, game_from_json, handle_request,
+                     outcome_from_json, outcome_json, play_game, scoring_request)
 from .options import CONVENTIONS, LENINGRAD, ROSTOV, SOCHI, Convention, get_convention, option_names
 from .outcome import (
     AllPassOutcome,
@@ -54,13 +58,16 @@ __all__ = [
     "SOCHI",
     "ScoreSheet",
     "ScoredDeal",
+    "ScoringRequest",
     "ScoringError",
     "Settlement",
     "SheetEntry",
     "TalonBonusOutcome",
     "WhistDecision",
     "allpass_price",
+    "answer_request",
     "contract_price",
+    "deal_score_json",
     "deal_value",
     "decide_whist",
     "expected_value",
@@ -68,12 +75,15 @@ __all__ = [
     "get_convention",
     "handle_request",
     "obligation",
+    "play_game",
     "option_names",
     "outcome_from_json",
+    "outcome_json",
     "record_value",
     "round_balances",
     "route_pool_write",
     "score_deal",
+    "scoring_request",
     "settle",
     "write_with_help",
 ]

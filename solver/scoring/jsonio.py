@@ -1,6 +1,7 @@
 """JSON forms of the scoring vectors (spec §12) to and from the typed API.
 
-:func:`handle_request` answers one request object — ``convention``, optional
+:func:`handle_request` answers one request object (:func:`scoring_request` reads it
+into a typed :class:`ScoringRequest`, :func:`answer_request` answers that) — ``convention``, optional
 ``option_overrides``, ``kind`` and ``input`` exactly as in ``scoring-vectors.json`` —
 with the object the vectors call ``expected``.  Other top-level keys of a vector
 (``id``, ``expected``, ``source`` …) are ignored, except ``players``, which gives the
@@ -167,6 +168,32 @@ def outcome_from_json(obj: Any, players: Sequence[str] | None = None, dealer: st
                              _required(deal, "talon_fast_tricks", "talon_bonus deal"), who_deals)
 
 
+def outcome_json(outcome: DealOutcome) -> dict[str, Any]:
+    """A contract, misère or all-pass outcome as a deal input object (what
+    :func:`outcome_from_json` reads back); optional fields only when set."""
+    data: dict[str, Any] = {"players": list(outcome.players)}
+    if isinstance(outcome, AllPassOutcome):
+        data = {"type": "allpass", **data, "tricks": dict(outcome.tricks)}
+        if outcome.index is not None:
+            data["allpass_index"] = outcome.index
+    elif isinstance(outcome, MisereOutcome):
+        data = {"type": "misere", **data, "declarer": outcome.declarer, "tricks": dict(outcome.tricks)}
+    elif isinstance(outcome, ContractOutcome):
+        data = {"type": "contract", **data, "declarer": outcome.declarer, "contract": outcome.contract}
+        if outcome.strain is not None:
+            data["strain"] = outcome.strain
+        data["decisions"] = {name: getattr(d, "value", d) for name, d in outcome.decisions.items()}
+        optional = {"returned_by": outcome.returned_by, "tricks": dict(outcome.tricks) or None,
+                    "defenders": None if outcome.defenders is None else list(outcome.defenders),
+                    "light": outcome.light, "talon_fast_tricks": outcome.talon_fast_tricks or None}
+        data.update({key: value for key, value in optional.items() if value is not None})
+    else:
+        raise ScoringError(f"outcome_json writes contract, misère and all-pass outcomes, got {outcome!r:.80}")
+    if outcome.dealer is not None:
+        data["dealer"] = outcome.dealer
+    return data
+
+
 # ---- records -------------------------------------------------------------------
 
 def records_json(records: Records) -> dict[str, Any]:
@@ -216,32 +243,58 @@ def settlement_json(result: Settlement, players: Sequence[str]) -> dict[str, Any
 
 # ---- requests ------------------------------------------------------------------
 
-def handle_request(request: Any) -> dict[str, Any]:
-    """Answer one request object (a vector without its ``expected``) with the object
-    the vectors call ``expected``.  Raises :class:`ScoringError` for a bad request."""
+@dataclass(frozen=True)
+class ScoringRequest:
+    """One scoring computation, typed: what :func:`answer_request` computes.
+
+    ``kind`` is a request kind (``deal``, ``settlement``, ``pool_write_with_help``,
+    ``allpass_progression``, ``mini_pool``, ``ev_decision``) or ``game`` (a whole game
+    file, :func:`play_game`); ``input`` is the kind's input object; ``players`` the
+    seat order where the input does not give it. Plain data and a frozen convention:
+    it crosses a process boundary as it is (pickled)."""
+
+    convention: Convention
+    kind: str
+    input: Mapping[str, Any]
+    players: Sequence[str] | None = None
+
+
+def scoring_request(request: Any) -> ScoringRequest:
+    """A request object (a vector without its ``expected``: ``convention``, optional
+    ``option_overrides``, ``kind``, ``input``, optional ``players``) checked and typed.
+    Raises :class:`ScoringError` for a bad request."""
     req = _object(request, "request")
     convention = get_convention(_required(req, "convention", "request"), req.get("option_overrides") or {})
     kind = _required(req, "kind", "request")
     data = _object(_required(req, "input", "request"), "input")
-    players = req.get("players")
-    handlers = {
-        "deal": _deal,
-        "settlement": _settlement,
-        "pool_write_with_help": _pool_write,
-        "allpass_progression": _progression,
-        "mini_pool": _mini_pool,
-        "ev_decision": _ev_decision,
-    }
-    if not isinstance(kind, str) or kind not in handlers:
-        raise ScoringError(f"kind {kind!r} unknown; expected one of {sorted(handlers)}")
-    return handlers[kind](convention, data, players)
+    if not isinstance(kind, str) or kind not in _HANDLERS:
+        raise ScoringError(f"kind {kind!r} unknown; expected one of {sorted(_HANDLERS)}")
+    return ScoringRequest(convention, kind, data, req.get("players"))
+
+
+def answer_request(request: ScoringRequest) -> dict[str, Any]:
+    """The answer object of a typed request (a game: ``prefdd pool --json``'s object)."""
+    if request.kind == "game":
+        from .drawing import game_json  # drawing builds on this module
+        return game_json(play_game(request.convention, request.input, request.players))
+    return _HANDLERS[request.kind](request.convention, request.input, request.players)
+
+
+def handle_request(request: Any) -> dict[str, Any]:
+    """Answer one request object (a vector without its ``expected``) with the object
+    the vectors call ``expected``.  Raises :class:`ScoringError` for a bad request."""
+    return answer_request(scoring_request(request))
 
 
 def _deal(convention: Convention, data: Mapping[str, Any], players: Any) -> dict[str, Any]:
     outcome = outcome_from_json(data, players)
     records = score_deal(convention, outcome).records
-    return {"records": records_json(records),
-            "deal_value": values_json(record_value(convention, records), records.players)}
+    return deal_score_json(records, record_value(convention, records))
+
+
+def deal_score_json(records: Records, value: Mapping[str, Fraction]) -> dict[str, Any]:
+    """A scored deal in the ``deal`` answer form: its records and its value."""
+    return {"records": records_json(records), "deal_value": values_json(value, records.players)}
 
 
 def _settlement(convention: Convention, data: Mapping[str, Any], players: Any) -> dict[str, Any]:
@@ -363,6 +416,16 @@ def ev_json(decision: WhistDecision, players: Sequence[str]) -> dict[str, Any]:
     }
 
 
+_HANDLERS = {
+    "deal": _deal,
+    "settlement": _settlement,
+    "pool_write_with_help": _pool_write,
+    "allpass_progression": _progression,
+    "mini_pool": _mini_pool,
+    "ev_decision": _ev_decision,
+}
+
+
 # ---- game files ----------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -373,16 +436,33 @@ class Game:
     whist_price: Fraction
 
 
-def game_from_json(obj: Any) -> Game:
-    """Read a game file object and play all its deals onto a new score sheet."""
+_GAME_FIELDS = {"players", "convention", "option_overrides", "pool_size", "first_dealer", "whist_price", "deals",
+                "note", "comment", "title"}
+
+
+def _game_object(obj: Any) -> Mapping[str, Any]:
     game = _object(obj, "game")
-    allowed = {"players", "convention", "option_overrides", "pool_size", "first_dealer", "whist_price", "deals",
-               "note", "comment", "title"}
-    unknown = set(game) - allowed
+    unknown = set(game) - _GAME_FIELDS
     if unknown:
         raise ScoringError(f"game: unknown field {sorted(unknown)[0]!r}")
+    return game
+
+
+def game_from_json(obj: Any) -> Game:
+    """Read a game file object and play all its deals onto a new score sheet."""
+    game = _game_object(obj)
     convention = get_convention(_required(game, "convention", "game"), game.get("option_overrides") or {})
-    names = player_names(_required(game, "players", "game"))
+    return _play_game(convention, game, None)
+
+
+def play_game(convention: Convention, obj: Any, players: Sequence[str] | None = None) -> Game:
+    """A game file object played under ``convention`` (its own ``convention`` and
+    ``option_overrides`` are not read), ``players`` replacing its own when given."""
+    return _play_game(convention, _game_object(obj), players)
+
+
+def _play_game(convention: Convention, game: Mapping[str, Any], players: Sequence[str] | None) -> Game:
+    names = player_names(players if players is not None else _required(game, "players", "game"))
     size = game.get("pool_size")
     sheet = ScoreSheet(convention, names, parse_number(size, "pool_size") if size is not None else None)
     dealer_seat = 0

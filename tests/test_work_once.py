@@ -1,0 +1,125 @@
+"""No work done twice in one request: a position's fields are checked once
+(however many calls into the core it takes: the value, the card values, the
+line), a line is searched from its value when the value is known, and the
+declarer's best discards are searched once per analysis. The C core still
+checks every position it is given (tests/test_c_boundary.py)."""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Iterator
+
+import pytest
+
+from service_support import client, running_server  # noqa: F401  (client: a fixture)
+
+from solver import Position, Solver, engine
+from solver.analysis import analyze_play, best_line, discard as discard_module
+from solver.analysis.deal import DealRequest, analyze_deal
+from solver.batch import evaluate
+from solver.notation import Card, Contract, Deal
+from solver.position import PositionError
+from service.client import AnalysisClient
+from service.server import RunningServer
+from service.web import calls
+
+DEAL = "AQ7.K98.KT.QJ K.AQ7.AQ7.T87 JT98.JT.98.A9 ..J.K"
+PLAYED = "As Ks 8s 7s 7h 9s Ac Tc 8c".split()
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[RunningServer]:
+    with running_server(workers=1) as running:
+        yield running
+
+
+@pytest.fixture
+def checked(monkeypatch: pytest.MonkeyPatch) -> list[Position]:
+    """Every position whose fields are checked, in order."""
+    seen: list[Position] = []
+    real = engine._check_fields
+
+    def counted(position: Position, what: str) -> None:
+        seen.append(position)
+        real(position, what)
+
+    monkeypatch.setattr(engine, "_check_fields", counted)
+    return seen
+
+
+def test_a_solve_request_checks_its_position_once(client: AnalysisClient, checked: list[Position]) -> None:
+    answer = client.solve(DEAL, "6h", 1, played=PLAYED[:4], card_values=True, best_line=True)
+    assert answer.card_values and answer.best_line
+    assert len(checked) == 1   # one position, three calls into the core
+
+
+def test_a_batch_request_checks_its_position_once(checked: list[Position]) -> None:
+    answer = evaluate({"deal": DEAL, "contract": "6c", "declarer": 1, "cards": True}, Solver(table_mib=1))
+    assert answer["card_values"]
+    assert len(checked) == 1
+
+
+def test_a_best_line_checks_its_position_once(checked: list[Position]) -> None:
+    position = Position.after(Deal.parse("AK.7..J9 .Q9.Q8.T 7.T.9.AK"), "6nt", 0, ["Ks"])
+    assert best_line(position).cards
+    assert len(checked) == 1
+
+
+def test_an_analysis_checks_no_position_twice(checked: list[Position]) -> None:
+    analysis = analyze_deal(DealRequest(Deal.parse(DEAL), Contract.parse("6h"), 1, played=tuple(PLAYED)))
+    assert analysis.play is not None and len(analysis.play.steps) == len(PLAYED)
+    assert checked and len({id(p) for p in checked}) == len(checked)
+
+
+def test_a_position_changed_by_hand_is_checked_again(checked: list[Position]) -> None:
+    solver = Solver(table_mib=1)
+    position = Position.start(DEAL, "6c", 1)
+    solver.solve(position)
+    bad = replace(position, declarer=5)
+    for _ in range(2):
+        with pytest.raises(PositionError, match="declarer must be a seat"):
+            solver.solve(bad)
+    assert checked == [position, bad, bad]
+
+
+@pytest.fixture
+def line_guesses(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """The value guess of every best-line search."""
+    guesses: list[Any] = []
+    real = Solver.best_line
+
+    def recorded(self: Solver, position: Position, value_guess: int | None = None) -> list:
+        guesses.append(value_guess)
+        return real(self, position, value_guess)
+
+    monkeypatch.setattr(Solver, "best_line", recorded)
+    return guesses
+
+
+def test_every_line_is_searched_from_its_known_value(client: AnalysisClient, line_guesses: list[Any]) -> None:
+    client.solve(DEAL, "6h", 1, played=PLAYED[:4], best_line=True)
+    analyze_deal(DealRequest(Deal.parse(DEAL), Contract.parse("6h"), 1, played=tuple(PLAYED[:5])))
+    analyze_play(DEAL, 1, "misere", discard="..J.K")
+    calls.position({"deal": DEAL, "contract": "6c", "declarer": 1, "best_line": True}, Solver(table_mib=1))
+    assert len(line_guesses) == 4 and None not in line_guesses
+
+
+@pytest.mark.parametrize("played", [(), tuple(PLAYED[:3]), tuple(PLAYED)])
+def test_the_best_discards_are_searched_once_per_analysis(monkeypatch: pytest.MonkeyPatch,
+                                                         played: tuple[str, ...]) -> None:
+    searches: list[bool] = []
+    real = discard_module.best_discard_search
+
+    def counted(*args: Any) -> Any:
+        searches.append(args[6])  # all_best
+        return real(*args)
+
+    monkeypatch.setattr(discard_module, "best_discard_search", counted)
+    analysis = analyze_deal(DealRequest(Deal.parse(DEAL), Contract.parse("6h"), 1, played=played))
+    assert analysis.best is not None and analysis.play is not None
+    deal = Deal.parse(DEAL)
+    pool = deal.hands[1] | deal.talon   # the declarer's cards before his discard
+    kept = any(Card.parse(card) in pool for card in played)
+    # With none of his cards played the play takes one class of best discards
+    # (a cheaper search whose first discard the answers have always shown).
+    assert searches == ([True] if kept else [True, False])
+    assert analysis.play.value == analysis.best.value
