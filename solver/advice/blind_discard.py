@@ -75,7 +75,7 @@ class BlindDiscard:
 
 
 BLIND_DISCARD = BlindDiscard()
-"""The default: 12 layouts, 2 worlds each (measured: 2-5 % of the CPU time
+"""The default: 12 layouts, 2 worlds each (measured: 4-7 % of the CPU time
 of a whist advice of 1,000 layouts, benchmarks/README.md)."""
 
 BLIND_DISCARD_TEXT = ("blind discard: the declarer's discard chosen without seeing the defenders' cards (on his "
