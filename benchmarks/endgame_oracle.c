@@ -11,7 +11,8 @@
  * every live card (what a table of relative ranks alone knows). What remains
  * is the search a perfect table of k tricks would leave.
  *
- * Built and fed by benchmarks/endgame_oracle.py. Reads jobs from stdin, one a
+ * Built (the core's sources included first) and fed by
+ * benchmarks/endgame_oracle.py. Reads jobs from stdin, one a
  * line (masks in hex):
  *   S h0 h1 h2 leader trump declarer objective          a solve
  *   D h0 h1 h2 pool leader trump declarer objective     a best discard
@@ -25,19 +26,12 @@
  * not the set-up, and not the oracle's calls), so the instructions left do
  * not depend on the machine's load.
  */
-#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
-#include "prefdd.h"
-#include "board.c"
-#include "tt.c"
-#include "quick.c"
-#include "order.c"
-#include "search.c"
-#include "api.c"
-#include "discard.c"
-#include "maxn.c"
+/* The core's sources come before this file, as one translation unit:
+ * endgame_oracle.py passes them with -include, from build_ffi.C_SOURCES. */
+#include "search.h"
 
 #ifdef ORACLE_CALLGRIND
 #include <valgrind/callgrind.h>

@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 sys.path.insert(0, str(ROOT / "csrc"))
 
-from build_ffi import OPTIMISE, arch_flags  # noqa: E402
+from build_ffi import C_SOURCES, OPTIMISE, arch_flags  # noqa: E402
 from deals import random_positions  # noqa: E402
 from sets import KINDS, deals, discard_jobs  # noqa: E402
 from solver.analysis.discard import declarer_pool  # noqa: E402
@@ -41,9 +41,10 @@ def build(proof_marks: bool, callgrind: bool = False) -> Path:
     driver = DRIVER.with_name(DRIVER.name + suffix)
     driver.parent.mkdir(exist_ok=True)
     source = ROOT / "benchmarks" / "endgame_oracle.c"
-    subprocess.run(["gcc", *OPTIMISE, *arch_flags(), "-DPDD_ENDGAME_ORACLE",
+    subprocess.run(["gcc", *OPTIMISE, *arch_flags(), "-DPDD_ENDGAME_ORACLE", "-D_POSIX_C_SOURCE=200809L",
                     *(["-DORACLE_PROOF_MARKS"] if proof_marks else []),
                     *(["-DORACLE_CALLGRIND"] if callgrind else []), f"-I{ROOT / 'csrc'}",
+                    *(f for name in C_SOURCES for f in ("-include", str(ROOT / "csrc" / name))),
                     "-o", str(driver), str(source), "-lpthread"], check=True)
     return driver
 
