@@ -25,6 +25,7 @@ import http.client
 import json
 import os
 import re
+import resource
 import shutil
 import subprocess
 import threading
@@ -37,7 +38,7 @@ import pytest
 from harness import write_summary
 
 from deals import batch_requests
-from test_bench_service import WORKERS, ServeProcess, alternate, in_process_round
+from test_bench_service import WORKERS, ServeProcess, alternate, in_process_round, process_cpu
 
 pytest.importorskip("uvicorn")
 
@@ -119,18 +120,25 @@ WRK_SECONDS = 4
 10,000 fresh positions, so none is sent twice (a repeat would find a warm table)."""
 
 
-def wrk_round(port: int, requests: list[dict], folder: Path) -> float:
+def wrk_round(server: ServeProcess, requests: list[dict], folder: Path) -> tuple[float, float]:
     """Positions per second that ``wrk`` (one thread, CLIENTS connections) gets
-    answered in WRK_SECONDS, each position sent once."""
+    answered in WRK_SECONDS, each position sent once, and the CPU ms per
+    position of the server (its process tree) and wrk together."""
     bodies, script = folder / "bodies.jsonl", folder / "solve.lua"
     bodies.write_text("".join(json.dumps(r) + "\n" for r in requests))
     script.write_text(WRK_SCRIPT)
+    port = server.http_port
+    own, children = time.process_time(), resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu_start = process_cpu(server.process.pid) - own
     done = subprocess.run(["wrk", "-t1", f"-c{CLIENTS}", f"-d{WRK_SECONDS}s", "-s", str(script), f"http://127.0.0.1:{port}/"],
                           capture_output=True, text=True, timeout=120, env={**os.environ, "PREFDD_BODIES": str(bodies)})
+    server_cpu = process_cpu(server.process.pid) - time.process_time() - cpu_start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    wrk_cpu = after.ru_utime + after.ru_stime - children.ru_utime - children.ru_stime
     assert done.returncode == 0, done.stderr
-    match = re.search(r"Requests/sec:\s+([\d.]+)", done.stdout)
-    assert match and "Non-2xx" not in done.stdout, done.stdout
-    return float(match.group(1))
+    match, sent = re.search(r"Requests/sec:\s+([\d.]+)", done.stdout), re.search(r"(\d+) requests in", done.stdout)
+    assert match and sent and "Non-2xx" not in done.stdout, done.stdout
+    return float(match.group(1)), (server_cpu + wrk_cpu) / int(sent.group(1)) * 1e3
 
 
 @pytest.mark.skipif(shutil.which("wrk") is None, reason="wrk is not installed (apt-get install wrk)")
@@ -138,23 +146,34 @@ def test_api_solve_throughput_wrk(benchmark, server: ServeProcess, one_process_s
                                   tmp_path: Path) -> None:
     chunks = iter([batch_requests(WRK_POSITIONS, f"wrk-round-{k}") for k in range(ROUNDS)])
     rates: dict[str, list[float]] = {"in_process": [], "wrk": [], "wrk_one_process": []}
+    cost: dict[str, list[float]] = {name: [] for name in rates}
 
     def one_round() -> None:
         requests = next(chunks)
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
         assert in_process_round(requests) == len(requests)
         rates["in_process"].append(len(requests) / (time.perf_counter() - start))
-        rates["wrk"].append(wrk_round(server.http_port, requests, tmp_path))
-        rates["wrk_one_process"].append(wrk_round(one_process_server.http_port, requests, tmp_path))
+        cost["in_process"].append((time.process_time() - cpu_start) / len(requests) * 1e3)
+        for name, served in (("wrk", server), ("wrk_one_process", one_process_server)):
+            rate, cpu_ms = wrk_round(served, requests, tmp_path)
+            rates[name].append(rate)
+            cost[name].append(cpu_ms)
 
     benchmark.pedantic(one_round, rounds=ROUNDS, iterations=1, warmup_rounds=0)
     mean = {name: sum(values) / len(values) for name, values in rates.items()}
+    cpu = {name: sum(values) / len(values) for name, values in cost.items()}
     ratio, ratio_one = mean["wrk"] / mean["in_process"], mean["wrk_one_process"] / mean["in_process"]
     benchmark.extra_info.update({"ratio": round(ratio, 3), "ratio_one_process": round(ratio_one, 3),
-                                 **{f"{k}_per_s": round(v, 1) for k, v in mean.items()}})
+                                 "cpu_ratio": round(cpu["in_process"] / cpu["wrk"], 3),
+                                 **{f"{k}_per_s": round(v, 1) for k, v in mean.items()},
+                                 **{f"{k}_cpu_ms_per_position": round(v, 3) for k, v in cpu.items()}})
     SUMMARY.append(f"POST /api/v1/solve from wrk ({WRK_SECONDS} s a round, fresh full deals), positions/s: "
                    f"HTTP {mean['wrk']:.0f}, prefdd batch in process {mean['in_process']:.0f}: {ratio:.0%} "
                    f"(target >= 80%); --http-processes 1: {mean['wrk_one_process']:.0f} ({ratio_one:.0%})")
+    SUMMARY.append("  CPU ms per position (wrk and the server's processes; in process: the batch): "
+                   + ", ".join(f"{name} {value:.3f}" for name, value in cpu.items())
+                   + f"; in process / HTTP: {cpu['in_process'] / cpu['wrk']:.0%} (on two free cores the rate ratio "
+                   "is at most about this)")
 
 
 def test_api_solve_throughput(benchmark, server: ServeProcess) -> None:  # type: ignore[no-untyped-def]

@@ -373,6 +373,10 @@ def _finish(context: grpc.ServicerContext, started: float, failed: bool, fields:
     LOGGER.log(level, "%s %s %.1f ms", method, status, fields["duration_ms"], extra={"fields": fields})
 
 
+_ENCODER = json.JSONEncoder(ensure_ascii=False, default=str)
+"""One encoder for every log line (``json.dumps`` with options builds one a call)."""
+
+
 class JsonLogFormatter(logging.Formatter):
     """One JSON object a line: time, level, logger, message and the record's ``fields``."""
 
@@ -396,4 +400,4 @@ class JsonLogFormatter(logging.Formatter):
             entry["message"] = record.getMessage()
         if record.exc_info:
             entry["traceback"] = self.formatException(record.exc_info)
-        return json.dumps(entry, ensure_ascii=False, default=str)
+        return _ENCODER.encode(entry)

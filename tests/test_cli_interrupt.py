@@ -3,6 +3,7 @@ and ``enumerate`` with status 130, like ``batch``; a run stopped before its
 first result says so instead of printing NaN."""
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -59,13 +60,16 @@ def test_ctrl_c_exits_130_with_the_estimate_so_far(command: str) -> None:
 def test_batch_exits_130_on_ctrl_c() -> None:
     process = subprocess.Popen([sys.executable, "-m", "solver.cli", "batch"], stdin=subprocess.PIPE,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and len(os.listdir(f"/proc/{process.pid}/task")) < 1:
-        time.sleep(0.05)
-    time.sleep(1.5)                      # past the imports, reading stdin
+    # One answered line proves the imports are done and it is reading stdin.
+    assert process.stdin is not None and process.stdout is not None
+    process.stdin.write(json.dumps({"deal": "A9.9.7.Q 8.8..KJ7 KJT..KT.", "contract": "6s", "declarer": 0,
+                                    "leader": 2}) + "\n")
+    process.stdin.flush()
+    first = process.stdout.readline()
+    assert "declarer_tricks" in first, first
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=60)
-    assert process.returncode == 130, (out, err)
+    assert process.returncode == 130, (first, out, err)
 
 
 @pytest.mark.parametrize("command", sorted(LONG_RUNS))

@@ -110,7 +110,7 @@ def test_the_best_discards_are_searched_once_per_analysis(monkeypatch: pytest.Mo
     real = discard_module.best_discard_search
 
     def counted(*args: Any) -> Any:
-        searches.append(args[-1])  # all_best
+        searches.append(args[6])  # all_best
         return real(*args)
 
     monkeypatch.setattr(discard_module, "best_discard_search", counted)
