@@ -86,7 +86,7 @@ def test_a_deadline_stops_the_search_in_an_http_process() -> None:
     with running_server(http_port=0, workers=2, grpc_enabled=False, http_processes=2, solver_setup=SLOW) as running:
         api = Api(running.http.port)
         # solve runs on the process's event loop: a 504 comes only from the C search stopping.
-        status, answer = api.post("solve", {"deal": fresh, "contract": "6nt", "declarer": 0}, "?timeout=0.3")
+        status, answer = api.post("solve", {"deal": fresh, "contract": "6s", "declarer": 0}, "?timeout=0.3")
         assert status == 504 and "deadline" in answer["error"]
         assert api.post("solve", ENDGAME, "?timeout=30") == (200, evaluate(ENDGAME))
         # analyze runs on the process's one solver thread: had its search gone on,
