@@ -1,7 +1,8 @@
 """The enumeration's layout order, measured: ``prefdd enumerate``'s work
-(:func:`enumerate_splits`, one worker) in the warm order against the same
-code over the cards suit by suit in chunks of 2,048, alternating rounds in
-one process, on the easy hand and the searching hands (sets.py).
+(:func:`enumerate_splits`, one worker) as it is (the warm order, chunks of up
+to 8,192, one C call per 256 splits) against the same code over the cards
+suit by suit in chunks of 2,048 with one C call per split, alternating rounds
+in one process, on the easy hand and the searching hands (sets.py).
 
     .venv/bin/python benchmarks/enumeration_order.py             # 2 rounds each
     .venv/bin/python benchmarks/enumeration_order.py --rounds 3 --nodes
@@ -24,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from sets import EASY_ENUMERATION, searching_hands  # noqa: E402
 from solver import Hand, Solver  # noqa: E402
 from solver.advice import RunOptions, enumerate_splits, enumeration_request  # noqa: E402
-from solver.advice import layouts, parallel  # noqa: E402
+from solver.advice import enumeration, layouts, parallel  # noqa: E402
 from solver.advice.enumeration import ENUMERATION_TABLE_MIB, _template  # noqa: E402
 from solver.engine import StartSolver  # noqa: E402
 
@@ -37,16 +38,21 @@ def suit_by_suit(mask: int, misere: bool = False) -> list[int]:
     return [card.index for card in Hand(mask).cards()]
 
 
+def one_call_a_split(space, evaluate, options, masks):
+    """run_layouts with the evaluator's batch left out."""
+    return parallel.run_layouts(space, lambda layout, solver: evaluate(layout, solver), options, masks=masks)
+
+
 @contextmanager
 def order(name: str):
     """Enumerate in ``name`` order ("warm" or "suit") while inside."""
-    saved = layouts.warm_order, parallel.MAX_CHUNK
+    saved = layouts.warm_order, parallel.MAX_CHUNK, enumeration.run_layouts
     if name == "suit":
-        layouts.warm_order, parallel.MAX_CHUNK = suit_by_suit, 2048
+        layouts.warm_order, parallel.MAX_CHUNK, enumeration.run_layouts = suit_by_suit, 2048, one_call_a_split
     try:
         yield
     finally:
-        layouts.warm_order, parallel.MAX_CHUNK = saved
+        layouts.warm_order, parallel.MAX_CHUNK, enumeration.run_layouts = saved
 
 
 def nodes(request) -> int:

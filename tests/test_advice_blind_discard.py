@@ -24,6 +24,7 @@ from solver.cli import main
 from solver.engine import Solver
 
 TRICK_CONTRACTS = ["6s", "6c", "6d", "6h", "6nt"]
+CONTRACTS = TRICK_CONTRACTS + ["misere"]
 
 
 def small_deal(rng: random.Random, size: int) -> Deal:
@@ -33,15 +34,18 @@ def small_deal(rng: random.Random, size: int) -> Deal:
 
 
 @settings(max_examples=60, deadline=None, derandomize=True)
-@given(st.integers(0, 2**32 - 1), st.sampled_from(TRICK_CONTRACTS), st.integers(0, 2), st.integers(1, 4),
+@given(st.integers(0, 2**32 - 1), st.sampled_from(CONTRACTS), st.integers(0, 2), st.integers(1, 4),
        st.integers(2, 5))
-def test_never_above_double_dummy(seed: int, contract: str, declarer: int, worlds: int, size: int) -> None:
+def test_never_better_than_double_dummy(seed: int, contract: str, declarer: int, worlds: int, size: int) -> None:
     rng = random.Random(seed)
     deal = small_deal(rng, size)
     solver = Solver()
     dd = best_discard(deal, declarer, contract, solver=solver).value
     blind = blind_tricks(deal, declarer, Contract.parse(contract), 0, BlindDiscard(1, worlds), rng, solver)
-    assert 0 <= blind <= dd
+    if contract == "misere":
+        assert dd <= blind <= size
+    else:
+        assert 0 <= blind <= dd
 
 
 def test_equal_when_every_discard_leaves_the_same_game() -> None:
@@ -66,7 +70,7 @@ def test_equal_when_the_worlds_agree_with_the_layout() -> None:
     solver = Solver()
     for _ in range(20):
         deal = small_deal(rng, 5)
-        declarer, contract = rng.randrange(3), Contract.parse(rng.choice(TRICK_CONTRACTS))
+        declarer, contract = rng.randrange(3), Contract.parse(rng.choice(CONTRACTS))
         pool = deal.hands[declarer] | deal.talon
         found = best_discard(deal, declarer, contract, solver=solver)
         choice, candidates = blind_candidates(pool, deal.talon, declarer, contract, 0, [deal.hands] * 3, solver)
@@ -90,13 +94,14 @@ def test_rule_by_brute_force_on_small_deals() -> None:
     # Three cards a hand: the declarer weighs his discard on all 20 layouts of the
     # defenders' six cards. Every candidate is a best discard of a world (brute force),
     # every world has a candidate among its best, the choice has the most tricks over the
-    # worlds (ties: more worlds where it is best, then canonical order), and it scores on
-    # the real layout what brute force says, never more than its best discard.
+    # worlds (misère: the fewest; ties: more worlds where it is best, then canonical
+    # order), and it scores on the real layout never better than its best discard.
     rng = random.Random(7)
     solver = Solver()
-    for _ in range(8):
+    for _ in range(10):
         deal = small_deal(rng, 3)
-        declarer, contract = rng.randrange(3), Contract.parse(rng.choice(TRICK_CONTRACTS))
+        declarer, contract = rng.randrange(3), Contract.parse(rng.choice(CONTRACTS))
+        sign = 1 if contract.kind.name == "TRICKS" else -1   # misère: the fewest tricks
         pool = deal.hands[declarer] | deal.talon
         worlds = brute_worlds(deal, declarer)
         choice, candidates = blind_candidates(pool, deal.talon, declarer, contract, 0, worlds, solver)
@@ -114,7 +119,7 @@ def test_rule_by_brute_force_on_small_deals() -> None:
                 seated = list(hands)
                 seated[declarer] = cards_of(pool - discard)
                 values.append((brute_tricks(seated, contract, declarer), value))
-            return (sum(v for v, _ in values), sum(v == best for v, best in values),
+            return (sign * sum(v for v, _ in values), sum(v == best for v, best in values),
                     tuple((-s, -r) for s, r in discard_order(discard)))
 
         assert max(candidates, key=score) == choice
@@ -122,9 +127,9 @@ def test_rule_by_brute_force_on_small_deals() -> None:
         real[declarer] = cards_of(pool - choice)
         best_value = brute_best_discard([cards_of(h) for h in deal.hands], cards_of(deal.talon), contract,
                                         declarer)[0]
-        assert brute_tricks(real, contract, declarer) <= best_value
+        assert sign * brute_tricks(real, contract, declarer) <= sign * best_value
         got = blind_tricks(deal, declarer, contract, 0, BlindDiscard(1, len(worlds)), random.Random(0), solver)
-        assert got <= best_value
+        assert sign * got <= sign * best_value
 
 
 def test_worlds_keep_the_hand_sizes_and_the_cards() -> None:
@@ -168,6 +173,13 @@ def test_bid_advice_shows_the_best_contract_and_the_runner_up() -> None:
     assert {str(advice.conservative.contract), str(advice.conservative_runner_up.contract)} == {"6s", "8s"}
     for figure in (advice.conservative, advice.conservative_runner_up):
         assert figure.values["declarer"].conservative <= figure.values["declarer"].double_dummy
+    misere = advise_bid(bid_request("A87.87.87.987", 0, contracts="6s,misere", value_pass=False),
+                        RunOptions(layouts=10, seed=1, workers=2))
+    figure = misere.conservative
+    assert str(misere.recommended.contract) == "misere" and figure is not None and str(figure.contract) == "misere"
+    assert figure.tricks.conservative >= figure.tricks.double_dummy   # misère: blind, he is caught more often
+    assert figure.makes.conservative <= figure.makes.double_dummy
+    assert figure.values["declarer"].conservative <= figure.values["declarer"].double_dummy
     after = advise_bid(bid_request("AKQJ8.AK.A8.7", 0, talon="..7.8", contracts="6s"),
                        RunOptions(layouts=4, seed=1, workers=2))
     assert after.conservative is None and "already one for every layout" in after.notes[-1]

@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from solver import Hand, Solver
-from solver.advice import RunOptions, enumerate_splits, enumeration_request
+from solver.advice import AdviceError, RunOptions, enumerate_splits, enumeration_request
 from solver.advice.enumeration import _template
 from solver.advice.layouts import LayoutSpace, misere_only, revolving_door, warm_order
 from solver.engine import OPT_NONE, StartSolver
@@ -76,3 +76,8 @@ def test_enumeration_order_gives_each_split_the_same_value(contract: str) -> Non
     assert result.run.complete and result.splits == len(warm)
     assert result.contracts[0].counts == dict(sorted(Counter(PRIOR[0] + v for v in in_old_order.values()).items()))
     assert len(set(in_old_order.values())) > 1
+
+
+def test_a_space_refuses_a_misere_flag_that_is_not_a_bool() -> None:
+    with pytest.raises(AdviceError, match="misere must be True or False"):
+        LayoutSpace(Hand.parse(DEFENDERS), (6, 6), (Hand(0), Hand(0)), "yes")  # type: ignore[arg-type]

@@ -16,7 +16,7 @@ Choices where the issue is silent:
    each layout (rules.md, best discard), as if the declarer knew the hidden
    hands when he discards: an upper bound on what he can expect.
  - Double-dummy optimism (:mod:`solver.advice.optimism`): 10 cards, by
-   default the best contract and the runner-up (trick contracts) are also
+   default the best contract and the runner-up (misère included) are also
    measured on the first ``blind_discard.layouts`` layouts with the discard
    chosen without seeing the defenders' cards (:mod:`solver.advice.blind_discard`;
    ``conservative``, ``conservative_runner_up``); the plan says so when the
@@ -264,7 +264,7 @@ class BidAdvice:
     """The best contract's blind-discard figure (the default conservative
     figure; None when not measured: see the notes)."""
     conservative_runner_up: Optimism | None = None
-    """The same figure for the runner-up trick contract, when there is one."""
+    """The same figure for the runner-up contract, when there is one."""
 
     def contract(self, text: str) -> ContractAdvice:
         wanted = Contract.parse(text)
@@ -339,14 +339,12 @@ def _blind_skipped(request: BidRequest, best: ContractAdvice) -> str | None:
         return "not asked for"
     if request.after_talon:
         return "after the talon the discard is already one for every layout"
-    if best.contract.kind is not ContractKind.TRICKS:
-        return "the best contract is a misère"
     return None
 
 
 def _with_conservative(advice: BidAdvice, options: RunOptions, seen: dict[tuple[int, ...], tuple]) -> BidAdvice:
     """The blind-discard figures of the best contract and of the runner-up
-    trick contract, a note saying what they are, and the plan saying so when
+    contract, a note saying what they are, and the plan saying so when
     the runner-up is worth more by them (``seen``: the run's outcome key of
     each layout it played, by :func:`~solver.advice.optimism.layout_key`)."""
     request, best = advice.request, advice.recommended
@@ -369,8 +367,7 @@ def _with_conservative(advice: BidAdvice, options: RunOptions, seen: dict[tuple[
     if figure is None:
         return replace(advice, notes=advice.notes + ("conservative figure (blind discard) not measured: no layout "
                                                      "kept in its budget",))
-    others = sorted((c for c in advice.contracts if c.contract != best.contract
-                     and c.contract.kind is ContractKind.TRICKS), key=lambda c: -_mean(c.value))
+    others = sorted((c for c in advice.contracts if c.contract != best.contract), key=lambda c: -_mean(c.value))
     runner = measure(others[0].contract) if others else None
     note = (f"conservative figure ({BLIND_NOTE}; {figure.layouts} layouts, {figure.worlds} worlds each): "
             f"{best.contract.pretty()} {figure.tricks.conservative:.2f} tricks against "

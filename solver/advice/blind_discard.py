@@ -17,22 +17,23 @@ dummy:
    candidate found before is already best in that world (proving every tie
    in every world would cost about four times as much);
  - every candidate is valued double dummy in every world, and he keeps the
-   candidate with the most tricks in total over the worlds (ties: the one
-   best in more worlds, then the first in canonical order);
+   candidate with the most tricks in total over the worlds (misère: the
+   fewest; ties: the one best in more worlds, then the first in canonical
+   order);
  - that discard is played on the real layout, double dummy from the first
    card.
 
-On every layout the figure is at most the double-dummy value (the chosen
-discard is one of those the double-dummy figure maximises over) and equal
-to it when every discard leaves the same game, or when the discard chosen
-blind is also best on the real layout. It measures only the optimism of the
+On every layout the figure is never better for the declarer than the
+double-dummy value (the chosen discard is one of those the double-dummy
+figure optimises over: at most its tricks, in misère at least) and equal to
+it when every discard leaves the same game, or when the discard chosen blind
+is also best on the real layout. It measures only the optimism of the
 discard; the play stays double dummy (the single-dummy figure,
 :mod:`solver.advice.single_dummy`, measures the play's). Its cost is
 ``worlds`` best-discard searches and a few solves per layout (the layout's
 own best discard is the advice's), on ``layouts`` layouts (the first ones the
 run keeps), far fewer than the advice's: it is a measurement next to the
 advice, not a second advice.
-Trick contracts only.
 """
 from __future__ import annotations
 
@@ -74,12 +75,12 @@ class BlindDiscard:
 
 
 BLIND_DISCARD = BlindDiscard()
-"""The default: 12 layouts, 2 worlds each (measured: 2-5 % of the CPU time
+"""The default: 12 layouts, 2 worlds each (measured: 4-7 % of the CPU time
 of a whist advice of 1,000 layouts, benchmarks/README.md)."""
 
 BLIND_DISCARD_TEXT = ("blind discard: the declarer's discard chosen without seeing the defenders' cards (on his "
                       "12 cards and worlds of theirs he imagines: one discard for every layout he cannot tell "
-                      "apart); the play after it double dummy; never above the double-dummy figure")
+                      "apart); the play after it double dummy; never better for him than double dummy")
 """What the figure is, in the advice's words."""
 BLIND_NOTE = "blind discard: the declarer discards without seeing the defenders' cards, then plays double dummy"
 """The figure named in a note."""
@@ -110,15 +111,16 @@ def blind_choice(pool: Hand, talon: Hand, declarer: int, contract: Contract, lea
     """The discard the declarer keeps when he weighs it on ``worlds`` (the
     three hands, his own ignored; ``pool`` his 12 cards with the ``talon``):
     of the worlds' best discards (one a world), the one with the most tricks
-    over all of them (ties: best in more worlds, then canonical order)."""
+    over all of them (misère: the fewest; ties: best in more worlds, then
+    canonical order)."""
     return blind_candidates(pool, talon, declarer, contract, leader, worlds, solver)[0]
 
 
 def blind_candidates(pool: Hand, talon: Hand, declarer: int, contract: Contract, leader: int,
                      worlds: Sequence[tuple[Hand, Hand, Hand]], solver: Solver) -> tuple[Hand, list[Hand]]:
     """:func:`blind_choice` and the candidates it chose from."""
-    if contract.kind is not ContractKind.TRICKS:
-        raise AdviceError("the blind-discard figure is for trick contracts, not a misère")
+    if contract.kind is ContractKind.ALLPASS:
+        raise AdviceError("the blind-discard figure is for a declarer: a trick contract or misère")
     if not worlds:
         raise AdviceError("the blind discard needs at least one world")
     deals = []
@@ -141,7 +143,7 @@ def blind_candidates(pool: Hand, talon: Hand, declarer: int, contract: Contract,
         for deal, (value, members) in zip(deals, best):
             got = value if candidate.mask in members else _value(deal, declarer, contract, leader, candidate, solver)
             total, wins = total + got, wins + (got == value)
-        scores.append((total, wins, _earlier(candidate)))
+        scores.append((total if contract.kind is ContractKind.TRICKS else -total, wins, _earlier(candidate)))
     pick = max(range(len(candidates)), key=lambda i: scores[i])
     return candidates[pick], candidates
 

@@ -15,9 +15,9 @@ Every way of dealing is equally likely.
   so that the owners of the high cards change least often (of the low cards
   for misère: :func:`warm_order`): long runs of layouts then agree on who
   holds the cards that decide tricks, and the solver's table, whose partition
-  entries fix the owners of the top cards only, carries over between them. Any earlier part (the talon of a
-  bidder's question) is dealt in lexicographic order outside that.
-  Sorting a sample's layouts that way saves nothing measurable (1,000
+  entries fix the owners of the top cards only, carries over between them.
+  Any earlier part (the talon of a bidder's question) is dealt in
+  lexicographic order outside that. Sorting a sample's layouts that way saves nothing measurable (1,000
   layouts of a whist advice, sorted in blocks of 62: the same nodes; sorted
   all at once: 1.8 % fewer), so samples are solved as drawn.
 """
@@ -138,6 +138,8 @@ class LayoutSpace:
     owners changing least often (:func:`warm_order`)."""
 
     def __post_init__(self) -> None:
+        if not isinstance(self.misere, bool):
+            raise AdviceError(f"misere must be True or False, got {self.misere!r:.60}")
         if len(self.sizes) != len(self.fixed) or len(self.sizes) < 2:
             raise AdviceError("a layout space needs at least two parts, each with a size and fixed cards")
         check_parts(self.free, self.sizes, self.fixed)

@@ -17,7 +17,8 @@ Two figures (:attr:`Optimism.figure`):
 Each reports both trick means, both make rates and, for each option valued
 without the defenders' split, both expected values, with the standard error
 of the paired difference (conservative less double dummy). On every layout
-the conservative tricks are at most the double-dummy ones.
+the conservative figure is never better for the declarer: at most his
+double-dummy tricks (misère, blind discard only: at least).
 
 The single-dummy layouts are the first ones of the run's sampling sequence (its seed)
 that the advice keeps (auction model, cards played), up to
@@ -169,7 +170,7 @@ def measure_blind_discard(contract: Contract, declarer: int, space: LayoutSpace,
     by :func:`layout_key` - the declarer's double-dummy tricks (whole deal),
     or None for a layout it rejected - which are then not searched again
     (about half the figure's cost on a whist with the auction model)."""
-    if contract.kind is not ContractKind.TRICKS or not settings.layouts:
+    if contract.kind is ContractKind.ALLPASS or not settings.layouts:
         return None
     seed = options.seed
 
