@@ -28,7 +28,7 @@ from typing import Callable, Iterator
 
 import grpc
 
-from solver.analysis.batch import evaluate
+from solver.batch import evaluate_solve as evaluate
 
 from . import convert
 from .errors import UndecodableMessage

@@ -78,7 +78,7 @@ class ClusterBatchStream(BatchStream):
 
     def _submit(self, index: int, item: pb.BatchItem) -> None:
         try:
-            request = convert.batch_request(item)
+            request = convert.batch_fields(item)
         except ValueError as error:
             with self._lock:
                 self._early.append(convert.batch_error(item.id, index, str(error)))

@@ -19,6 +19,7 @@ from typing import Any
 
 from solver.engine import Solver
 from solver.notation import Card, Contract, ContractKind, Deal, Hand
+from solver.batch import SolveRequest
 from solver.position import Position
 from solver.scoring import Convention, Decision, ScoringRequest, get_convention
 
@@ -32,6 +33,7 @@ __all__ = [
     "ConventionChoice",
     "RequestError",
     "SolveAnswer",
+    "batch_fields",
     "batch_request",
     "batch_result",
     "batch_error",
@@ -247,21 +249,40 @@ def solve_response(position: Position, answer: SolveAnswer) -> pb.SolveResponse:
     )
 
 
-def batch_request(item: pb.BatchItem) -> dict[str, Any]:
-    """The ``prefdd batch`` request (see :mod:`solver.batch`) of a batch item."""
+def _batch_item(item: pb.BatchItem) -> tuple[Contract, int, int | None]:
+    """A batch item's contract and seats (declarer, leader if set), its
+    text fields checked against MAX_TEXT: the one check of an item's fields."""
     contract = contract_from_fields(item.kind, item.strain)
-    request: dict[str, Any] = {"deal": _text(item.deal, "deal"), "contract": str(contract),
-                               "cards": item.card_values}
+    _text(item.deal, "deal")
     if item.talon:
-        request["talon"] = _text(item.talon, "talon")
-    seat_field = "player" if contract.kind is ContractKind.ALLPASS else "declarer"
+        _text(item.talon, "talon")
     declarer = seat_from_proto(item.declarer, "declarer", required=True)
-    request[seat_field] = declarer
+    assert declarer is not None
     leader = seat_from_proto(item.leader, "leader", required=False)
+    if leader is not None and contract.kind is ContractKind.ALLPASS and leader != 0:
+        # The batch form has no leader for all-pass: seat 0 plays first.
+        raise RequestError("field 'leader': an all-pass item is led by seat 0 (SEAT_FIRST)")
+    return contract, declarer, leader
+
+
+def batch_request(item: pb.BatchItem) -> SolveRequest:
+    """The checked solve request (see :mod:`solver.batch`) of a batch item."""
+    contract, declarer, leader = _batch_item(item)
+    deal = Deal.parse(item.deal)
+    if item.talon:
+        deal = Deal(deal.hands, Hand.parse(item.talon))
+    return SolveRequest(Position.start(deal, contract, declarer, leader or 0), item.card_values)
+
+
+def batch_fields(item: pb.BatchItem) -> dict[str, Any]:
+    """The ``prefdd batch`` request object of a batch item, for a worker
+    that reads it as a line (the cluster's)."""
+    contract, declarer, leader = _batch_item(item)
+    request: dict[str, Any] = {"deal": item.deal, "contract": str(contract), "cards": item.card_values}
+    if item.talon:
+        request["talon"] = item.talon
+    request["player" if contract.kind is ContractKind.ALLPASS else "declarer"] = declarer
     if leader is not None:
-        if contract.kind is ContractKind.ALLPASS and leader != 0:
-            # The batch form has no leader for all-pass: seat 0 plays first.
-            raise RequestError("field 'leader': an all-pass item is led by seat 0 (SEAT_FIRST)")
         request["leader"] = leader
     return request
 

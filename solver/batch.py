@@ -41,7 +41,8 @@ from .notation import Contract, ContractKind, Deal, Hand, seat_field
 from .position import Position, PositionError
 
 __all__ = ["ANALYSIS_FIELDS", "BatchError", "BatchRequest", "Answer", "answer_lines", "evaluate",
-           "evaluate_many", "line_answer", "read_line", "read_request", "solve_request", "start_position"]
+           "evaluate_many", "evaluate_solve", "line_answer", "read_line", "read_request", "solve_request",
+           "SolveRequest", "start_position"]
 
 ANALYSIS_FIELDS = ("best_discard", "line")
 """Flags that make a request an analysis (answered by solver.analysis.batch)."""
@@ -61,6 +62,16 @@ class BatchRequest(NamedTuple):
     """The request object itself (analyses read their own fields from it)."""
     deal: Deal
     contract: Contract
+    cards: bool
+    """Answer each legal first card's value too."""
+
+
+class SolveRequest(NamedTuple):
+    """A solve request read and checked: the position it asks for and
+    ``cards``. :func:`solve_request` reads one from a request object; the
+    gRPC service builds one from a proto item (``service.convert``)."""
+
+    position: Position
     cards: bool
     """Answer each legal first card's value too."""
 
@@ -108,8 +119,9 @@ def start_position(request: BatchRequest) -> Position:
     return Position.start(request.deal, request.contract, declarer, leader)
 
 
-def _answer(request: BatchRequest, position: Position, value: int, solver: Solver) -> Answer:
-    key = "player_tricks" if request.contract.kind is ContractKind.ALLPASS else "declarer_tricks"
+def _answer(request: SolveRequest, value: int, solver: Solver) -> Answer:
+    position = request.position
+    key = "player_tricks" if position.contract.kind is ContractKind.ALLPASS else "declarer_tricks"
     answer: Answer = {key: value}
     if request.cards:
         values = solver.card_values(position)
@@ -128,8 +140,12 @@ def evaluate(request: Any, solver: Solver) -> Answer:
 
 def solve_request(request: BatchRequest, solver: Solver) -> Answer:
     """The answer to a read solve request."""
-    position = start_position(request)
-    return _answer(request, position, solver.solve(position), solver)
+    return evaluate_solve(SolveRequest(start_position(request), request.cards), solver)
+
+
+def evaluate_solve(request: SolveRequest, solver: Solver) -> Answer:
+    """The answer to a checked solve request, as :func:`evaluate` gives it."""
+    return _answer(request, solver.solve(request.position), solver)
 
 
 def evaluate_many(requests: Sequence[BatchRequest | BaseException], solver: Solver) -> list[Answer | BaseException]:
@@ -139,21 +155,21 @@ def evaluate_many(requests: Sequence[BatchRequest | BaseException], solver: Solv
     one :func:`evaluate` each, so each answer is that of :func:`evaluate`.
     A stop raises SearchStopped."""
     results: list[Answer | BaseException] = [error for error in requests]  # type: ignore[misc]
-    run: list[tuple[int, BatchRequest, Position]] = []
+    run: list[tuple[int, SolveRequest]] = []
 
     def flush() -> None:
         if not run:
             return
         try:
-            values = solver.solve_many([position for _, _, position in run])
+            values = solver.solve_many([request.position for _, request in run])
         except SearchStopped:
             raise
         except (PositionError, MemoryError):
             values = None   # answered one by one below, each with its own error
-        for k, (index, request, position) in enumerate(run):
+        for k, (index, request) in enumerate(run):
             try:
-                value = values[k] if values is not None else solver.solve(position)
-                results[index] = _answer(request, position, value, solver)
+                value = values[k] if values is not None else solver.solve(request.position)
+                results[index] = _answer(request, value, solver)
             except SearchStopped:
                 raise
             except Exception as error:  # noqa: BLE001 - one request's failure is its answer
@@ -168,7 +184,7 @@ def evaluate_many(requests: Sequence[BatchRequest | BaseException], solver: Solv
         except Exception as error:  # noqa: BLE001
             results[index] = error
             continue
-        run.append((index, request, position))
+        run.append((index, SolveRequest(position, request.cards)))
         if request.cards:   # its card values search next, as in evaluate
             flush()
     flush()

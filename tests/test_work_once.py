@@ -12,13 +12,15 @@ import pytest
 
 from service_support import client, running_server  # noqa: F401  (client: a fixture)
 
+import solver.batch
 from solver import Position, Solver, engine
 from solver.analysis import analyze_play, best_line, discard as discard_module
 from solver.analysis.deal import DealRequest, analyze_deal
 from solver.batch import evaluate
 from solver.notation import Card, Contract, Deal
 from solver.position import PositionError
-from service.client import AnalysisClient
+from service import convert, enums
+from service.client import AnalysisClient, BatchItem
 from service.server import RunningServer
 from service.web import calls
 
@@ -56,6 +58,53 @@ def test_a_batch_request_checks_its_position_once(checked: list[Position]) -> No
     answer = evaluate({"deal": DEAL, "contract": "6c", "declarer": 1, "cards": True}, Solver(table_mib=1))
     assert answer["card_values"]
     assert len(checked) == 1
+
+
+@pytest.fixture
+def field_checks(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every seat and contract field read from a request, by its name."""
+    seen: list[str] = []
+    seats = enums.SEATS.from_proto
+    contract_fields = convert.contract_from_fields
+    seat_field = solver.batch.seat_field
+    parse = Contract.parse.__func__  # type: ignore[attr-defined]
+
+    def seat_from_proto(number: int, field: str, required: bool = False) -> Any:
+        seen.append(field)
+        return seats(number, field, required)
+
+    def from_fields(*args: Any, **kwargs: Any) -> Contract:
+        seen.append("contract")
+        return contract_fields(*args, **kwargs)
+
+    def from_json(request: Any, name: str, *args: Any, **kwargs: Any) -> int:
+        seen.append(name)
+        return seat_field(request, name, *args, **kwargs)
+
+    def parsed(cls: type, text: str) -> Contract:
+        seen.append("contract")
+        return parse(cls, text)
+
+    monkeypatch.setattr(enums.SEATS, "from_proto", seat_from_proto)
+    monkeypatch.setattr(convert, "contract_from_fields", from_fields)
+    monkeypatch.setattr(solver.batch, "seat_field", from_json)
+    monkeypatch.setattr(Contract, "parse", classmethod(parsed))
+    return seen
+
+
+def test_a_batch_item_checks_each_field_and_its_position_once(
+        client: AnalysisClient, checked: list[Position], field_checks: list[str]) -> None:
+    items = [item.to_proto() for item in (   # the client's own reading of "6c" is not the server's
+        BatchItem(DEAL, "6c", 1, leader=2, card_values=True, id="cards"),
+        BatchItem(DEAL, "misere", 0, id="misere"),
+        BatchItem("AK.7..J9 .Q9.Q8.T 7.T.9.AK", "allpass", 2, id="allpass"))]
+    for item in items:
+        checked.clear()
+        field_checks.clear()
+        [result] = client.evaluate_batch([item])
+        assert result.id == item.id and result.ok, result
+        assert len(checked) == 1
+        assert field_checks == ["contract", "declarer", "leader"]
 
 
 def test_a_best_line_checks_its_position_once(checked: list[Position]) -> None:
