@@ -315,7 +315,7 @@ def test_enumerate_every_split(client: AnalysisClient) -> None:
 
 
 def test_enumerate_time_budget_answers_the_splits_counted(client: AnalysisClient) -> None:
-    answer = client.enumerate_splits("K87.KT7.T7.AKQT", 0, ["6s"], discard=".K..Q", seconds=3.0)
+    answer = client.enumerate_splits("K87.KT7.T7.AKQT", 0, ["6s", "misere"], discard=".K..Q", seconds=3.0)
     assert answer.run.space == 184_756 and answer.run.exact
     assert answer.run.stopped == "seconds" and not answer.run.complete
     assert 0 < answer.splits < 184_756
