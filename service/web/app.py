@@ -137,7 +137,7 @@ class LoopSearches:
     def __init__(self, poll: float = 0.02, solver_setup: Callable[[Solver], None] | None = None) -> None:
         self._poll = poll
         self._setup = solver_setup
-        self._set_up: set[int] = set()
+        self._solver: Solver | None = None   # the loop thread's, set up on first use
         self._lock = threading.Lock()
         self._current: tuple[float, Solver] | None = None
         self._closed = threading.Event()
@@ -145,10 +145,11 @@ class LoopSearches:
 
     def run(self, work: Callable[[Any, Solver], Any], body: Any, seconds: float) -> Any:
         """``work(body, solver)`` on this thread's solver; SearchStopped when the deadline passed."""
-        solver = thread_solver()
-        if self._setup is not None and id(solver) not in self._set_up:
-            self._setup(solver)
-            self._set_up.add(id(solver))
+        solver = self._solver
+        if solver is None:
+            solver = self._solver = thread_solver()
+            if self._setup is not None:
+                self._setup(solver)
         with self._lock:
             if self._closed.is_set():
                 raise SearchStopped("the server is shutting down")
