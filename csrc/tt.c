@@ -43,17 +43,28 @@ int tt_init(tt *t, size_t bytes)
 {
     rank_tables_init();
     size_t buckets = power_of_two_items(bytes / 2, sizeof(tt_entry) * TT_WAYS);
-    size_t parts = power_of_two_items(bytes / 2, sizeof(part_bucket));
+    size_t stride = sizeof(part_bucket) + PART_WAYS * sizeof(part_entry);
+    size_t parts = power_of_two_items(bytes / 2, stride);
     t->entries = table_alloc(buckets * TT_WAYS * sizeof(tt_entry));
-    t->parts = table_alloc(parts * sizeof(part_bucket));
+    t->parts = table_alloc(parts * stride);
     if (!t->entries || !t->parts) {
         tt_free(t);
         return -1;
     }
     t->bucket_mask = buckets - 1;
-    t->part_mask = parts - 1;
-    tt_clear(t);
+    t->part_bytes = parts * stride;
+    t->keep_used = 0;
+    tt_set_part_ways(t, PART_WAYS);
     return 0;
+}
+
+void tt_set_part_ways(tt *t, int ways)
+{
+    assert(ways >= 1 && ways <= PART_WAYS_MAX);
+    t->part_ways = ways;
+    t->part_stride = sizeof(part_bucket) + (size_t)ways * sizeof(part_entry);
+    t->part_mask = power_of_two_items(t->part_bytes, t->part_stride) - 1;
+    tt_clear(t);
 }
 
 void tt_free(tt *t)
@@ -67,7 +78,7 @@ void tt_free(tt *t)
 void tt_clear(tt *t)
 {
     memset(t->entries, 0, (t->bucket_mask + 1) * TT_WAYS * sizeof(tt_entry));
-    memset(t->parts, 0, (t->part_mask + 1) * sizeof(part_bucket));
+    memset(t->parts, 0, t->part_bytes);
     t->generation = 1;
 }
 
@@ -79,7 +90,7 @@ void tt_new_generation(tt *t)
 
 size_t tt_bytes(const tt *t)
 {
-    return (t->bucket_mask + 1) * TT_WAYS * sizeof(tt_entry) + (t->part_mask + 1) * sizeof(part_bucket);
+    return (t->bucket_mask + 1) * TT_WAYS * sizeof(tt_entry) + t->part_bytes;
 }
 
 /* Leader and rules. Once the trumps are gone the play is that of no trump,
@@ -258,7 +269,7 @@ uint64_t tt_key_hash(const tt_key *k)
 
 static part_bucket *part_bucket_of(const tt *t, uint64_t shape)
 {
-    return t->parts + (mix64(shape) & t->part_mask);
+    return (part_bucket *)(t->parts + (mix64(shape) & t->part_mask) * t->part_stride);
 }
 
 static int agrees(const part_entry *e, const tt_position *p)
@@ -266,17 +277,20 @@ static int agrees(const part_entry *e, const tt_position *p)
     return e->generation && (p->rel[0] & e->spec) == e->rel[0] && (p->rel[1] & e->spec) == e->rel[1];
 }
 
-const part_entry *tt_find_part(const tt *t, const tt_position *p, int taken, int target, int *hint)
+const part_entry *tt_find_part(tt *t, const tt_position *p, int taken, int target, int *hint)
 {
-    const part_bucket *b = part_bucket_of(t, p->shape);
+    part_bucket *b = part_bucket_of(t, p->shape);
     if (b->shape != p->shape)
         return NULL;
-    for (int i = 0; i < PART_WAYS; i++) {
-        const part_entry *e = &b->e[i];
+    for (int i = 0; i < t->part_ways; i++) {
+        part_entry *e = &b->e[i];
         if (!agrees(e, p))
             continue;
-        if (taken + e->lower >= target || taken + e->upper < target)
+        if (taken + e->lower >= target || taken + e->upper < target) {
+            if (t->keep_used)
+                e->generation = t->generation;
             return e;
+        }
         if (e->best != NO_BEST && *hint == NO_BEST)
             *hint = e->best;
     }
@@ -292,10 +306,10 @@ static int take_over(const part_bucket *b, uint64_t shape, uint8_t generation)
 
 /* Within a bucket: an empty or stale slot first, else the entry that fixes
  * the most places (it covers the fewest positions). */
-static part_entry *part_victim(part_bucket *b, uint8_t generation)
+static part_entry *part_victim(part_bucket *b, int ways, uint8_t generation)
 {
     part_entry *victim = &b->e[0];
-    for (int i = 0; i < PART_WAYS; i++) {
+    for (int i = 0; i < ways; i++) {
         part_entry *e = &b->e[i];
         if (e->generation != generation)
             return e;
@@ -315,12 +329,12 @@ void tt_store_part(tt *t, const tt_position *p, uint32_t spec, int lower, int up
     if (b->shape != p->shape) {
         if (!take_over(b, p->shape, t->generation))
             return;
-        memset(b, 0, sizeof *b);
+        memset(b, 0, t->part_stride);
         b->shape = p->shape;
     }
     b->generation = t->generation;
     part_entry *e = NULL;
-    for (int i = 0; i < PART_WAYS; i++)
+    for (int i = 0; i < t->part_ways; i++)
         if (b->e[i].generation && b->e[i].spec == spec && b->e[i].rel[0] == rel0 && b->e[i].rel[1] == rel1) {
             /* The same set of positions: both bounds hold, keep the tighter. */
             e = &b->e[i];
@@ -331,7 +345,7 @@ void tt_store_part(tt *t, const tt_position *p, uint32_t spec, int lower, int up
             break;
         }
     if (!e)
-        e = part_victim(b, t->generation);
+        e = part_victim(b, t->part_ways, t->generation);
     e->rel[0] = rel0;
     e->rel[1] = rel1;
     e->spec = spec;
