@@ -272,9 +272,16 @@ static part_bucket *part_bucket_of(const tt *t, uint64_t shape)
     return (part_bucket *)(t->parts + (mix64(shape) & t->part_mask) * t->part_stride);
 }
 
-static int agrees(const part_entry *e, const tt_position *p)
+/* Both seats' places at once: rel[0] in the low half, rel[1] in the high. */
+static inline uint64_t both_places(const uint32_t rel[2])
 {
-    return e->generation && (p->rel[0] & e->spec) == e->rel[0] && (p->rel[1] & e->spec) == e->rel[1];
+    return rel[0] | (uint64_t)rel[1] << 32;
+}
+
+/* Does e (a filled slot) hold for p, whose places are `places`? */
+static inline int agrees(const part_entry *e, uint64_t places)
+{
+    return (places & e->spec * 0x100000001ull) == both_places(e->rel);
 }
 
 const part_entry *tt_find_part(tt *t, const tt_position *p, int taken, int target, int *hint)
@@ -282,9 +289,12 @@ const part_entry *tt_find_part(tt *t, const tt_position *p, int taken, int targe
     part_bucket *b = part_bucket_of(t, p->shape);
     if (b->shape != p->shape)
         return NULL;
+    uint64_t places = both_places(p->rel);
     for (int i = 0; i < t->part_ways; i++) {
         part_entry *e = &b->e[i];
-        if (!agrees(e, p))
+        if (!e->generation)
+            break;             /* the empty slots are the bucket's last (part_victim) */
+        if (!agrees(e, places))
             continue;
         if (taken + e->lower >= target || taken + e->upper < target) {
             if (t->keep_used)
@@ -305,7 +315,8 @@ static int take_over(const part_bucket *b, uint64_t shape, uint8_t generation)
 }
 
 /* Within a bucket: an empty or stale slot first, else the entry that fixes
- * the most places (it covers the fewest positions). */
+ * the most places (it covers the fewest positions). The first such slot:
+ * so a bucket fills from its start, and its empty slots stay its last. */
 static part_entry *part_victim(part_bucket *b, int ways, uint8_t generation)
 {
     part_entry *victim = &b->e[0];
@@ -334,8 +345,8 @@ void tt_store_part(tt *t, const tt_position *p, uint32_t spec, int lower, int up
     }
     b->generation = t->generation;
     part_entry *e = NULL;
-    for (int i = 0; i < t->part_ways; i++)
-        if (b->e[i].generation && b->e[i].spec == spec && b->e[i].rel[0] == rel0 && b->e[i].rel[1] == rel1) {
+    for (int i = 0; i < t->part_ways && b->e[i].generation; i++)
+        if (b->e[i].spec == spec && b->e[i].rel[0] == rel0 && b->e[i].rel[1] == rel1) {
             /* The same set of positions: both bounds hold, keep the tighter. */
             e = &b->e[i];
             if (lower < e->lower) lower = e->lower;
