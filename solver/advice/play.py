@@ -338,7 +338,8 @@ class ContractPlay:
         candidates = [p for p in positions if p is not None]
         if not candidates:
             return None
-        return {self._outcome(min(candidates, key=canonical_key), solver, known): 1}
+        chosen = candidates[0] if len(candidates) == 1 else min(candidates, key=canonical_key)
+        return {self._outcome(chosen, solver, known): 1}
 
     def _uniform(self, deal: Deal, pool: Hand, solver: Solver) -> dict[Hashable, Number] | None | bool:
         """The outcome spread over the makeable discards; False when no discard

@@ -149,7 +149,8 @@ def best_discard(
         raise AnalysisError("the deal has no cards to play after the discard")
     solver = given_solver(solver)
     try:
-        found = best_discard_search(solver, deal.hands, pool, declarer, contract, leader, all_discards, canonical)
+        found = best_discard_search(solver, deal.hands, pool, declarer, contract, leader, all_discards,
+                                    canonical=canonical)
     except PositionError as error:
         raise AnalysisError(f"cannot search the discards: {error}") from None
     discards = tuple(sorted(found.discards, key=discard_order))
