@@ -256,21 +256,26 @@ static int search_classes_in_order(discard_search *D, const discard_class *class
                                    int all_best, int is_best[MAX_DISCARDS])
 {
     int tricks = popcount(D->pool) - 2;
+    /* A stopped search answers nothing: its figures are never noted. */
     int best = class_value(D, &classes[0]);
+    if (D->S->stopped)
+        return best;
     note_value(D, 0, best);
     is_best[0] = 1;
-    for (int i = 1; i < n && !D->S->stopped; i++) {
+    for (int i = 1; i < n; i++) {
         const discard_class *c = &classes[i];
         /* Can this class beat best: does it reach best + 1? */
         int v = best;
-        if (best < tricks) {
+        if (best < tricks)
             v = class_bound(D, c, best + 1);
-            note_bound(D, i, best + 1, v);
-        }
         if (D->S->stopped)
             break;
+        if (best < tricks)
+            note_bound(D, i, best + 1, v);
         if (v > best) {
             best = class_value(D, c);
+            if (D->S->stopped)
+                break;
             note_value(D, i, best);
             for (int k = 0; k < i; k++)
                 is_best[k] = 0;
@@ -279,6 +284,8 @@ static int search_classes_in_order(discard_search *D, const discard_class *class
             /* Not better, and at most v: a tie exactly when it reaches best
              * (v < best rules a tie out). */
             int tie = class_bound(D, c, best);
+            if (D->S->stopped)
+                break;
             note_bound(D, i, best, tie);
             is_best[i] = tie >= best;
         }

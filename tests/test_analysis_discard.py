@@ -5,6 +5,8 @@ highest contract taken from those values independently."""
 from __future__ import annotations
 
 import random
+import threading
+import time
 from itertools import combinations
 
 import pytest
@@ -262,11 +264,51 @@ def test_bad_requests_name_the_problem() -> None:
         discard_table("AQ7.K98.KT.QJ K.AQ7.AQ7.T87 JT98.JT.98.A9")
 
 
-def test_stop_request_stops_the_discard_search() -> None:
+DISCARD_MODES = [dict(all_discards=True), dict(all_discards=False), dict(canonical=True)]
+
+
+@pytest.mark.parametrize("contract", ["misere", "6s", "7nt"])
+@pytest.mark.parametrize("mode", DISCARD_MODES, ids=["all", "one", "canonical"])
+def test_stop_request_stops_the_discard_search(contract: str, mode: dict) -> None:
+    """A stop pending before the call stops every mode of the search (the
+    sanitizer build also checks that no stopped figure is taken for a
+    class's value), and the solver answers as a fresh one after."""
     solver = Solver(table_mib=1)
     deal = random_deal(random.Random(5), 10)
     solver.request_stop()
     with pytest.raises(SearchStopped):
-        best_discard(deal, 1, "misere", solver=solver)
+        best_discard(deal, 1, contract, solver=solver, **mode)
     solver.clear_stop()
-    assert best_discard(deal, 1, "misere", solver=solver).discards
+    assert best_discard(deal, 1, contract, solver=solver, **mode) == best_discard(deal, 1, contract, **mode)
+
+
+@pytest.mark.parametrize("contract", ["misere", "6s", "7nt"])
+def test_discard_searches_stopped_part_way_leave_the_solver_exact(contract: str) -> None:
+    """Stop requests from another thread at fractions of the call's own time
+    land in different parts of the discard search (which stops, or answers
+    if it was quicker); whatever answers equals a fresh solver's result, and
+    the solver is exact afterwards."""
+    solver = Solver(table_mib=1)
+    rng = random.Random(11)
+    deals = [random_deal(rng, 10) for _ in range(3)]
+    fresh = {}
+    for i, deal in enumerate(deals):
+        for j, mode in enumerate(DISCARD_MODES):
+            began = time.perf_counter()
+            fresh[i, j] = best_discard(deal, 1, contract, solver=Solver(table_mib=1), **mode)
+            fresh[i, j, "seconds"] = time.perf_counter() - began
+    for k, fraction in enumerate([0.05, 0.15, 0.3, 0.45, 0.6, 0.75, 0.9, 1.2, 0.02]):
+        i, j = k % len(deals), k % len(DISCARD_MODES)
+        timer = threading.Timer(fraction * fresh[i, j, "seconds"], solver.request_stop)
+        timer.start()
+        try:
+            answer = best_discard(deals[i], 1, contract, solver=solver, **DISCARD_MODES[j])
+        except SearchStopped:
+            pass
+        else:
+            assert answer == fresh[i, j]
+        timer.join()
+        solver.clear_stop()
+    for i, deal in enumerate(deals):
+        for j, mode in enumerate(DISCARD_MODES):
+            assert best_discard(deal, 1, contract, solver=solver, **mode) == fresh[i, j]
