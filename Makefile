@@ -65,7 +65,8 @@ sanitize: $(INSTALLED)
 	PREFDD_EXPECT_SANITIZED=1 PYTHONPATH=$(SANITIZE_DIR) \
 	$(BIN)/pytest -q -p no:randomly tests/test_c_boundary.py tests/test_reference_data.py tests/test_brute_force.py \
 		tests/test_analysis_c_boundary.py tests/test_analysis_allpass.py tests/test_analysis_discard.py \
-		tests/test_order_weights.py tests/test_search_consistency.py tests/test_fuzz_c_boundary.py
+		tests/test_order_weights.py tests/test_search_consistency.py tests/test_fuzz_c_boundary.py \
+		tests/test_advice_split.py
 
 # Profile-guided build (GCC): an instrumented extension, a fixed training
 # workload through its C API (csrc/pgo_train.py), then the installed

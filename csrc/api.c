@@ -343,17 +343,28 @@ int pdd_card_values(pdd_solver *S, const pdd_position *p, int values[32], uint32
     return card_values(S, &b, values, legal);
 }
 
-/* The lowest-index card of the mover that keeps the position's value. No
- * card is better than the value, so the first card (by index) that reaches it
- * is the answer: one probe per card tried, and the search stops there. A card
- * that falls short takes its equivalent cards with it. */
-static int first_best_card(pdd_solver *S, const board *b, int value)
+/* The first of `cards` when the suits are taken in the order slot_suit[0..3]
+ * and the ranks from the lowest. */
+static int first_card(uint32_t cards, const int slot_suit[4])
+{
+    for (int k = 0; k < 4; k++)
+        if (cards & SUIT_MASK(slot_suit[k]))
+            return lowest_card(cards & SUIT_MASK(slot_suit[k]));
+    return NO_CARD;
+}
+
+/* The first card of the mover (suits in the order slot_suit, ranks from the
+ * lowest) that keeps the position's value. No card is better than the
+ * value, so the first card that reaches it is the answer: one probe per card
+ * tried, and the search stops there. A card that falls short takes its
+ * equivalent cards with it. */
+static int first_best_card(pdd_solver *S, const board *b, int value, const int slot_suit[4])
 {
     int seat = seat_to_move(b);
     int want_more = S->rules.max_seat[seat];
     uint32_t m = legal_moves(b, &S->rules);
     while (m) {
-        int card = lowest_card(m);
+        int card = first_card(m, slot_suit);
         uint32_t equivalent = equivalence_class(b, seat, card);
         if (!(m & ~equivalent))
             return card;    /* every other card fell short, and some card keeps it */
@@ -376,9 +387,22 @@ int pdd_best_line(pdd_solver *S, const pdd_position *p, int cards[30], int *coun
 
 int pdd_best_line_from(pdd_solver *S, const pdd_position *p, int value_guess, int cards[30], int *count)
 {
+    static const int32_t same[4] = {0, 1, 2, 3};
+    return pdd_best_line_ordered(S, p, value_guess, same, cards, count);
+}
+
+int pdd_best_line_ordered(pdd_solver *S, const pdd_position *p, int value_guess, const int32_t suit_to[4],
+                          int cards[30], int *count)
+{
     board b;
-    if (!cards || !count)
+    if (!cards || !count || !suit_to)
         return PDD_ERR_NULL;
+    int slot_suit[4] = {-1, -1, -1, -1};
+    for (int s = 0; s < 4; s++) {
+        if (suit_to[s] < 0 || suit_to[s] > 3 || slot_suit[suit_to[s]] >= 0)
+            return PDD_ERR_SUIT_ORDER;
+        slot_suit[suit_to[s]] = s;
+    }
     int err = begin(S, p, &b);
     if (err != PDD_OK)
         return err;
@@ -386,7 +410,7 @@ int pdd_best_line_from(pdd_solver *S, const pdd_position *p, int value_guess, in
     int value = search_value_from(S, &b, value_guess);
     int n = 0;
     while (!S->stopped && b.tricks_left > 0) {
-        int card = first_best_card(S, &b, value);
+        int card = first_best_card(S, &b, value, slot_suit);
         if (card == NO_CARD)
             break;
         cards[n++] = card;
@@ -418,6 +442,8 @@ const char *pdd_error_text(int code)
     case PDD_ERR_NO_CARDS: return "no cards left to play";
     case PDD_ERR_WEIGHTS: return order_weights_text();
     case PDD_ERR_COUNT: return "count of positions below 0";
+    case PDD_ERR_DISCARD_MODE: return "best-discard mode out of range (0 one class, 1 all, 2 canonical)";
+    case PDD_ERR_SUIT_ORDER: return "suit order is not a permutation of 0-3";
     case PDD_ERR_POLICY: return "table policy out of range: part_ways 1-127, solves_per_generation 1-1048576";
     default: return "unknown error";
     }

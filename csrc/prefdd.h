@@ -49,7 +49,9 @@ enum {
     PDD_ERR_NO_CARDS = -14,     /* nothing left to play */
     PDD_ERR_WEIGHTS = -15,      /* move-ordering weights: wrong count or out of range */
     PDD_ERR_COUNT = -16,        /* a count of positions below 0 */
-    PDD_ERR_POLICY = -17        /* table policy out of range (pdd_set_table_policy) */
+    PDD_ERR_DISCARD_MODE = -17, /* best-discard mode outside PDD_DISCARD_* */
+    PDD_ERR_SUIT_ORDER = -18,   /* a suit order that is not a permutation of 0..3 */
+    PDD_ERR_POLICY = -19        /* table policy out of range (pdd_set_table_policy) */
 };
 
 /* Option flags for pdd_set_options: each switches an enhancement on. The
@@ -168,6 +170,12 @@ int pdd_best_line(pdd_solver *solver, const pdd_position *position,
  * for. Any guess gives the same line; -1 means none. */
 int pdd_best_line_from(pdd_solver *solver, const pdd_position *position, int value_guess,
                        int cards[30], int *count);
+/* The same line with the ties broken as if suit s were named suit_to[s]
+ * (a permutation of 0..3): the line of the renamed position, renamed back,
+ * searched under the position's own names so that the table filled by
+ * earlier calls on them (a best discard) serves it. */
+int pdd_best_line_ordered(pdd_solver *solver, const pdd_position *position, int value_guess,
+                          const int32_t suit_to[4], int cards[30], int *count);
 
 /* Legal cards of the seat on move. */
 int pdd_legal_moves(const pdd_position *position, uint32_t *legal);
@@ -194,9 +202,14 @@ const char *pdd_error_text(int code);
  * discard (his hand and the talon: 12 cards, or hand size + 2 in an endgame).
  * value = the best value over every discard of two pool cards (trick
  * contract: the most tricks; misere: the fewest); discards[0..count) = 2-card
- * masks, ascending: every discard reaching it when all_best is set, else the
- * discards of one class reaching it. classes = distinct discards searched
- * (discards leaving the same game up to relative ranks are one class). */
+ * masks, ascending, as `mode` asks: PDD_DISCARD_ONE the discards of one class
+ * reaching it, PDD_DISCARD_ALL every discard reaching it, PDD_DISCARD_CANONICAL
+ * the one discard reaching it whose starting position comes first in
+ * canonical form (pdd_canonical_suits; the renamed hands compared as
+ * numbers, seat 0's first), found without proving every tie. classes =
+ * distinct discards searched (discards leaving the same game up to relative
+ * ranks are one class). */
+enum { PDD_DISCARD_ONE = 0, PDD_DISCARD_ALL = 1, PDD_DISCARD_CANONICAL = 2 };
 typedef struct pdd_discard_result {
     int32_t value;
     int32_t count;
@@ -205,7 +218,36 @@ typedef struct pdd_discard_result {
 } pdd_discard_result;
 
 int pdd_best_discard(pdd_solver *solver, const pdd_position *position, uint32_t pool,
-                     int all_best, pdd_discard_result *result);
+                     int mode, pdd_discard_result *result);
+
+/* The classes of equivalent discards, as pdd_best_discard searches them:
+ * two discards of two `pool` cards are equivalent when they leave the same
+ * game up to the relative ranks of the live cards - the same owner (the
+ * pool's kept cards, others[0], others[1]) for each live card of each suit,
+ * from the ace down - and, with suits_renamed (pdd_best_discard sets it for
+ * misere and all-pass), up to a renaming of the suits. discards[0..count)
+ * lists every discard (first card, then second, by ascending index),
+ * class_of[i] the class of discards[i], classes numbered 0..classes-1 in
+ * order of first appearance. The pool holds 2..12 cards; no card may be in
+ * two of pool, others[0], others[1] (cards in none are dead). */
+typedef struct pdd_discard_classes_result {
+    int32_t count;
+    uint32_t discards[66];
+    int32_t class_of[66];
+    int32_t classes;
+} pdd_discard_classes_result;
+
+int pdd_discard_classes(uint32_t pool, const uint32_t others[2], int suits_renamed,
+                        pdd_discard_classes_result *result);
+
+/* --- canonical suit names (canonical.c) --- */
+
+/* The canonical order of the position's suits: suit_to[s] = the new index
+ * of suit s. Trumps first, then by the owners of each suit's live cards from
+ * the ace down (seats 0-2, the trick's first and second cards 3 and 4; a
+ * sequence before any longer one it begins), ties by the old index. Only the
+ * trick's count and cards are checked. */
+int pdd_canonical_suits(const pdd_position *position, int32_t suit_to[4]);
 
 /* --- all-pass max^n line (maxn.c) --- */
 

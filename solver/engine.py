@@ -25,7 +25,7 @@ from .position import Position, PositionError, PositionTypeError
 
 __all__ = ["Solver", "SolverBusyError", "SearchStopped", "SolveStats", "OrderWeightsError",
            "OPT_ALL", "OPT_NONE", "ORDER_WEIGHTS", "DiscardSearch", "MaxnOutcome", "StartSolver",
-           "best_discard_search", "maxn_search"]
+           "best_discard_search", "canonical_suits", "discard_class_ids", "maxn_search"]
 
 OPT_ALL = lib.PDD_OPT_ALL
 """Every search enhancement on (the default)."""
@@ -299,17 +299,28 @@ class Solver:
         self._call_at(position_fields(position), lib.pdd_card_values, values, legal)
         return {Card.from_index(i): values[i] for i in range(32) if legal[0] >> i & 1}
 
-    def best_line(self, position: Position, value_guess: int | None = None) -> list[Card]:
+    def best_line(self, position: Position, value_guess: int | None = None,
+                  tie_suits: Sequence[int] | None = None) -> list[Card]:
         """An optimal play sequence to the end (ties to the lowest card index).
         A guess of the position's value (the declarer's total, e.g. from a best
         discard) saves searching for it; the line is the same whatever the
-        guess."""
+        guess. ``tie_suits`` (a permutation: suit s as if named
+        ``tie_suits[s]``) breaks the ties as in the renamed position, while
+        the search keeps the position's own names (and the table filled
+        under them)."""
         if value_guess is not None and (isinstance(value_guess, bool) or not isinstance(value_guess, int)):
             raise PositionError(f"value_guess must be a whole number or None, got {value_guess!r}")
         guess = -1 if value_guess is None else max(-1, min(value_guess, 10))
         cards = ffi.new("int[30]")
         count = ffi.new("int *")
-        self._call_at(position_fields(position), lib.pdd_best_line_from, guess, cards, count)
+        fields = position_fields(position)
+        if tie_suits is None:
+            self._call_at(fields, lib.pdd_best_line_from, guess, cards, count)
+        else:
+            order = list(tie_suits)
+            _require(sorted(order) == [0, 1, 2, 3] and all(_whole(s) for s in order),
+                     f"tie_suits must be a permutation of 0-3, got {tie_suits!r:.60}")
+            self._call_at(fields, lib.pdd_best_line_ordered, guess, ffi.new("int32_t[4]", order), cards, count)
         return [Card.from_index(index) for index in ffi.unpack(cards, count[0])]
 
     def set_options(self, flags: int) -> None:
@@ -402,15 +413,46 @@ def best_discard_search(
     contract: Contract,
     leader: int,
     all_best: bool,
+    canonical: bool = False,
 ) -> DiscardSearch:
     """``pdd_best_discard``: hands[declarer] is ignored, ``pool`` is his cards
-    before the discard."""
+    before the discard. ``canonical`` (over ``all_best``): the one best
+    discard whose starting position comes first in canonical form
+    (:func:`canonical_suits`, the renamed hands' masks compared in seat
+    order), found without proving every tie."""
     masks = [0 if seat == declarer else hands[seat].mask for seat in range(3)]
     result = ffi.new("pdd_discard_result *")
-    solver._call_at(_fields(masks, contract, declarer, leader), lib.pdd_best_discard, pool.mask,
-                    1 if all_best else 0, result)
+    mode = lib.PDD_DISCARD_CANONICAL if canonical else lib.PDD_DISCARD_ALL if all_best else lib.PDD_DISCARD_ONE
+    solver._call_at(_fields(masks, contract, declarer, leader), lib.pdd_best_discard, pool.mask, mode, result)
     discards = tuple(Hand(mask) for mask in ffi.unpack(result.discards, result.count))
     return DiscardSearch(result.value, discards, result.classes)
+
+
+def discard_class_ids(pool: Hand, others: Sequence[Hand], suits_renamed: bool) -> list[tuple[Hand, int]]:
+    """``pdd_discard_classes``: every 2-card discard of ``pool`` with its
+    class (discards leaving the same game up to the relative ranks of the
+    live cards, the cards of ``others`` - at most two groups, each its own
+    owner - staying in play; with ``suits_renamed`` also up to a renaming of
+    the suits, as the best-discard search does in misère). Classes are
+    numbered in order of first appearance; the discards come by ascending
+    card index."""
+    groups = [hand.mask for hand in others]
+    if len(groups) > 2:
+        raise PositionError(f"discard classes take at most two other groups of cards, got {len(groups)}")
+    groups += [0] * (2 - len(groups))
+    result = ffi.new("pdd_discard_classes_result *")
+    _check(lib.pdd_discard_classes(pool.mask, ffi.new("uint32_t[2]", groups), 1 if suits_renamed else 0, result))
+    return [(Hand(result.discards[i]), result.class_of[i]) for i in range(result.count)]
+
+
+def canonical_suits(position: Position) -> tuple[int, int, int, int]:
+    """``pdd_canonical_suits``: the new index of each suit in the canonical
+    order (trumps first, then by the owners of each suit's live cards from
+    the ace down, the trick's cards as owners 3 and 4; ties by the old
+    index): csrc/canonical.c is the rule's one home."""
+    suit_to = ffi.new("int32_t[4]")
+    _check(lib.pdd_canonical_suits(_struct(position_fields(position)), suit_to))
+    return (suit_to[0], suit_to[1], suit_to[2], suit_to[3])
 
 
 @dataclass(frozen=True)

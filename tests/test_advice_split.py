@@ -1,17 +1,22 @@
 """The defenders' split (two whisters): the canonical-line rule gives the
 same values whatever the suits are called, and whatever the cards' absolute
-ranks (only their order counts)."""
+ranks (only their order counts); the C core's canonical suit order follows
+its definition, and its canonically first best discard is the one the
+advice would pick from the list of every best discard."""
 from __future__ import annotations
 
 import itertools
+import random
 
 import pytest
 
 from solver import Hand
 from solver.advice import RunOptions, advise_whist, whist_request
-from solver.advice.play import canonical_position, split_tricks
-from solver.engine import Solver
-from solver.notation import Contract
+from solver.advice.play import ContractPlay, canonical_key, canonical_position, line_tricks, split_tricks
+from solver.advice.whist_request import layout_space
+from solver.analysis import best_discard, deal_after_discard
+from solver.engine import Solver, canonical_suits
+from solver.notation import Card, Contract, Deal
 from solver.position import Position
 
 # A 4-card endgame: seat 1 declares and has 3 tricks; seat 2 (the first defender) asks,
@@ -73,3 +78,98 @@ def test_canonical_position_is_the_same_for_every_renaming_and_rank_shift() -> N
     lower = Position((Hand.parse("AQ8.Q.9."), Hand.parse("KJ7.K.T."), Hand.parse("T9.J7.A.")),
                      Contract.parse("6nt"), 0, 0)
     assert split_tricks(lower, solver) == split_tricks(base, solver)
+
+
+def reference_suit_order(position: Position) -> tuple[int, ...]:
+    """The canonical suit order written out from its definition (trump
+    first, then the owners of each suit's live cards from the ace down, the
+    trick's cards as owners 3 and 4, a prefix before any longer sequence,
+    ties by the old index), to check csrc/canonical.c against."""
+    def key(suit: int) -> tuple:
+        owners = []
+        for rank in range(7, -1, -1):
+            card = Card.from_index(suit * 8 + rank)
+            if card in position.trick:
+                owners.append(3 + position.trick.index(card))
+                continue
+            owners.extend(seat for seat in range(3) if card in position.hands[seat])
+        return (suit != position.trump, tuple(owners), suit)
+
+    order = sorted(range(4), key=key)
+    return tuple(order.index(suit) for suit in range(4))
+
+
+def random_positions(rng: random.Random, count: int):
+    """Random deals (10 cards a seat), some with a card or two on the trick."""
+    for _ in range(count):
+        cards = list(range(32))
+        rng.shuffle(cards)
+        hands = [Hand(sum(1 << c for c in cards[10 * s:10 * s + 10])) for s in range(3)]
+        contract = Contract.parse(rng.choice(["6s", "7c", "8d", "6h", "7nt", "misere"]))
+        position = Position.start(Deal((hands[0], hands[1], hands[2])), contract, rng.randrange(3), rng.randrange(3))
+        for _ in range(rng.randrange(3)):
+            position = position.play(rng.choice(position.legal_cards()))
+        yield position
+
+
+def test_canonical_suits_follow_their_definition() -> None:
+    rng = random.Random(20261201)
+    for position in random_positions(rng, 400):
+        assert canonical_suits(position) == reference_suit_order(position), position
+
+
+def test_canonical_best_discard_is_the_first_of_all_best_discards() -> None:
+    """The C search's canonically first best discard (no tie proved) is the
+    discard the advice picked from every best discard before it: the
+    canonical_key minimum over the whole list."""
+    rng = random.Random(18)
+    solver = Solver()
+    checked = 0
+    for _ in range(150):
+        cards = list(range(32))
+        rng.shuffle(cards)
+        hands = tuple(Hand(sum(1 << c for c in cards[10 * s:10 * s + 10])) for s in range(3))
+        deal = Deal(hands, Hand((1 << cards[30]) | (1 << cards[31])))   # type: ignore[arg-type]
+        contract = Contract.parse(rng.choice(["6s", "7c", "6nt", "misere"]))
+        declarer, leader = rng.randrange(3), rng.randrange(3)
+        every = best_discard(deal, declarer, contract, leader=leader, solver=solver)
+        first = best_discard(deal, declarer, contract, leader=leader, solver=solver, canonical=True)
+        assert first.value == every.value and len(first.discards) == 1
+        starts = {discard: canonical_key(Position.start(deal_after_discard(deal, declarer, discard), contract,
+                                                        declarer, leader)) for discard in every.discards}
+        assert first.discards[0] in starts
+        assert starts[first.discards[0]] == min(starts.values())
+        checked += len(every.discards) > 1
+    assert checked > 30   # most deals tie several discards
+
+
+@pytest.mark.parametrize("seat, other", [(2, None), (0, "whist")])
+def test_whist_advice_with_the_canonical_search_equals_the_listed_one(seat: int, other: str | None) -> None:
+    """The whole advice over sampled layouts, the canonical discard from the
+    C search against the list of every best discard compared in Python."""
+    request = whist_request("JT98.JT.98.A9", "..J.K", "6c", 1, seat, other_decision=other)
+    answers = []
+    for canonical in (True, False):
+        play = ContractPlay(request.contract, request.declarer, request.leader, request.played,
+                            request.prior_tricks, request.discard_model, True, request.auction_played,
+                            request.whisters, canonical_first=canonical)
+        solver, space, outcomes = Solver(), layout_space(request), []
+        for index in range(120):
+            parts = space.sample(5, index)
+            hands = [Hand(0)] * 3
+            hands[request.seat] = request.hand
+            hands[request.declarer], hands[request.other] = parts
+            outcomes.append(play((hands[0], hands[1], hands[2]), request.talon, solver))
+        answers.append(outcomes)
+    assert answers[0] == answers[1]
+    assert sum(outcome is not None for outcome in answers[0]) > 20
+
+
+def test_split_tricks_equal_the_line_of_the_renamed_position() -> None:
+    """The line searched under the position's own names with the canonical
+    tie order gives the tricks of the line of the renamed position."""
+    rng = random.Random(7)
+    solver, fresh = Solver(), Solver()
+    for position in random_positions(rng, 120):
+        canonical = canonical_position(position)
+        assert split_tricks(position, solver) == line_tricks(canonical, fresh.best_line(canonical)), position

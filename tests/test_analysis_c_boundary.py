@@ -1,4 +1,5 @@
-"""The analysis calls of the C core (pdd_best_discard, pdd_maxn_line) answer
+"""The analysis calls of the C core (pdd_best_discard, pdd_maxn_line,
+pdd_canonical_suits, pdd_best_line_ordered) answer
 an error code for bad input, never crash."""
 from __future__ import annotations
 
@@ -65,3 +66,31 @@ def test_maxn_answers_and_errors(solver) -> None:
     assert lib.pdd_maxn_line(ffi.NULL, position(), result) == lib.PDD_ERR_NULL
     assert lib.pdd_maxn_line(solver, ffi.NULL, result) == lib.PDD_ERR_NULL
     assert lib.pdd_maxn_line(solver, position(), ffi.NULL) == lib.PDD_ERR_NULL
+
+
+def test_best_discard_modes(solver) -> None:
+    """PDD_DISCARD_CANONICAL answers one of the discards PDD_DISCARD_ALL
+    lists, with the same value; a mode outside the three is an error."""
+    code, every = best_discard(solver, position(), all_best=lib.PDD_DISCARD_ALL)
+    assert code == lib.PDD_OK
+    code, first = best_discard(solver, position(), all_best=lib.PDD_DISCARD_CANONICAL)
+    assert code == lib.PDD_OK and first.count == 1 and first.value == every.value
+    assert first.discards[0] in [every.discards[i] for i in range(every.count)]
+    for mode in (3, -1, 2**31 - 1):
+        assert best_discard(solver, position(), all_best=mode)[0] == lib.PDD_ERR_DISCARD_MODE
+
+
+def test_canonical_suits_and_ordered_lines_check_their_input(solver) -> None:
+    suits = ffi.new("int32_t[4]")
+    assert lib.pdd_canonical_suits(ffi.NULL, suits) == lib.PDD_ERR_NULL
+    assert lib.pdd_canonical_suits(c_position(), ffi.NULL) == lib.PDD_ERR_NULL
+    assert lib.pdd_canonical_suits(c_position(trick_count=3), suits) == lib.PDD_ERR_TRICK
+    assert lib.pdd_canonical_suits(c_position(trick_count=1, trick=[40]), suits) == lib.PDD_ERR_TRICK
+    assert lib.pdd_canonical_suits(c_position(), suits) == lib.PDD_OK
+    assert sorted(suits) == [0, 1, 2, 3]
+    cards, count = ffi.new("int[30]"), ffi.new("int *")
+    for order in ([0, 0, 1, 2], [0, 1, 2, 4], [-1, 0, 1, 2]):
+        code = lib.pdd_best_line_ordered(solver, c_position(), -1, ffi.new("int32_t[4]", order), cards, count)
+        assert code == lib.PDD_ERR_SUIT_ORDER
+    assert lib.pdd_best_line_ordered(solver, c_position(), -1, ffi.NULL, cards, count) == lib.PDD_ERR_NULL
+    assert lib.pdd_best_line_ordered(solver, c_position(), -1, suits, cards, count) == lib.PDD_OK

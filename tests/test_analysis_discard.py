@@ -5,6 +5,8 @@ highest contract taken from those values independently."""
 from __future__ import annotations
 
 import random
+import threading
+import time
 from itertools import combinations
 
 import pytest
@@ -18,7 +20,10 @@ from solver.analysis import (
     discard_text,
     highest_contract,
 )
+from solver.advice.play import discard_classes
+from solver.analysis.discard import discard_order
 from solver.engine import OPT_NONE
+from solver.position import PositionError
 
 CONTRACTS = ["6s", "6c", "6d", "6h", "6nt", "misere"]
 FULL_DEAL = "AQ7.K98.KT.QJ K.AQ7.AQ7.T87 JT98.JT.98.A9 ..J.K"
@@ -97,6 +102,60 @@ def test_equivalent_discards_are_searched_once() -> None:
     assert found.classes == 1
     assert len(found.discards) == 21
     assert discard_text(found.discards[0]) == "AsKs"
+
+
+def reference_classes(pool: Hand, others: list[Hand], renamed: bool) -> list[list[Hand]]:
+    """The classes of equivalent discards from their definition: for each
+    suit the owner of each live card from the ace down (the kept cards, then
+    each group of others), the suits as a multiset when renamed."""
+    groups: dict[tuple, list[Hand]] = {}
+    for pair in combinations(pool.cards(), 2):
+        discard = Hand.from_cards(pair)
+        owners = [pool - discard, *others]
+        suits = []
+        for suit in range(4):
+            suits.append(tuple(index for rank in range(7, -1, -1) for index, hand in enumerate(owners)
+                               if Card(suit, rank) in hand))
+        key = tuple(sorted(suits)) if renamed else tuple(suits)
+        groups.setdefault(key, []).append(discard)
+    classes = [sorted(members, key=discard_order) for members in groups.values()]
+    return sorted(classes, key=lambda members: discard_order(members[0]))
+
+
+@pytest.mark.parametrize("size", [10, 6, 3])
+def test_discard_classes_are_the_searchs_classes(size: int) -> None:
+    """One definition of equivalent discards: the Python classes (from the
+    C core) follow it, and the best-discard search counts the same classes
+    (suits renamed in misère only); every best discard's class is best as a
+    whole."""
+    rng = random.Random(f"classes-{size}")
+    solver = Solver(table_mib=4)
+    for _ in range(60 if size == 10 else 120):
+        deal = random_deal(rng, size)
+        declarer = rng.randrange(3)
+        contract = Contract.parse(rng.choice(CONTRACTS))
+        pool = deal.hands[declarer] | deal.talon
+        others = [deal.hands[seat] for seat in range(3) if seat != declarer]
+        renamed = contract.kind is ContractKind.MISERE
+        classes = discard_classes(pool, others, renamed)
+        assert classes == reference_classes(pool, others, renamed)
+        assert sum(map(len, classes)) == len(pool) * (len(pool) - 1) // 2
+        if not renamed:
+            assert discard_classes(pool, [others[0] | others[1]]) == reference_classes(pool, [others[0] | others[1]],
+                                                                                      False)
+        found = best_discard(deal, declarer, contract, solver=solver)
+        assert found.classes == len(classes)
+        best = set(found.discards)
+        assert all(set(members) <= best or not set(members) & best for members in classes)
+
+
+def test_discard_classes_check_their_input() -> None:
+    with pytest.raises(PositionError, match="two other groups"):
+        discard_classes(Hand.parse("AK..."), [Hand.parse(".A.."), Hand.parse("..A."), Hand.parse("...A")])
+    with pytest.raises(PositionError, match="twice"):
+        discard_classes(Hand.parse("AKQ..."), [Hand.parse("A...")])
+    with pytest.raises(PositionError, match="hand sizes"):
+        discard_classes(Hand.parse("A..."), [Hand.parse("K...")])
 
 
 def independent_highest(tricks: list[int], misere: int) -> str | None:
@@ -205,11 +264,51 @@ def test_bad_requests_name_the_problem() -> None:
         discard_table("AQ7.K98.KT.QJ K.AQ7.AQ7.T87 JT98.JT.98.A9")
 
 
-def test_stop_request_stops_the_discard_search() -> None:
+DISCARD_MODES = [dict(all_discards=True), dict(all_discards=False), dict(canonical=True)]
+
+
+@pytest.mark.parametrize("contract", ["misere", "6s", "7nt"])
+@pytest.mark.parametrize("mode", DISCARD_MODES, ids=["all", "one", "canonical"])
+def test_stop_request_stops_the_discard_search(contract: str, mode: dict) -> None:
+    """A stop pending before the call stops every mode of the search (the
+    sanitizer build also checks that no stopped figure is taken for a
+    class's value), and the solver answers as a fresh one after."""
     solver = Solver(table_mib=1)
     deal = random_deal(random.Random(5), 10)
     solver.request_stop()
     with pytest.raises(SearchStopped):
-        best_discard(deal, 1, "misere", solver=solver)
+        best_discard(deal, 1, contract, solver=solver, **mode)
     solver.clear_stop()
-    assert best_discard(deal, 1, "misere", solver=solver).discards
+    assert best_discard(deal, 1, contract, solver=solver, **mode) == best_discard(deal, 1, contract, **mode)
+
+
+@pytest.mark.parametrize("contract", ["misere", "6s", "7nt"])
+def test_discard_searches_stopped_part_way_leave_the_solver_exact(contract: str) -> None:
+    """Stop requests from another thread at fractions of the call's own time
+    land in different parts of the discard search (which stops, or answers
+    if it was quicker); whatever answers equals a fresh solver's result, and
+    the solver is exact afterwards."""
+    solver = Solver(table_mib=1)
+    rng = random.Random(11)
+    deals = [random_deal(rng, 10) for _ in range(3)]
+    fresh = {}
+    for i, deal in enumerate(deals):
+        for j, mode in enumerate(DISCARD_MODES):
+            began = time.perf_counter()
+            fresh[i, j] = best_discard(deal, 1, contract, solver=Solver(table_mib=1), **mode)
+            fresh[i, j, "seconds"] = time.perf_counter() - began
+    for k, fraction in enumerate([0.05, 0.15, 0.3, 0.45, 0.6, 0.75, 0.9, 1.2, 0.02]):
+        i, j = k % len(deals), k % len(DISCARD_MODES)
+        timer = threading.Timer(fraction * fresh[i, j, "seconds"], solver.request_stop)
+        timer.start()
+        try:
+            answer = best_discard(deals[i], 1, contract, solver=solver, **DISCARD_MODES[j])
+        except SearchStopped:
+            pass
+        else:
+            assert answer == fresh[i, j]
+        timer.join()
+        solver.clear_stop()
+    for i, deal in enumerate(deals):
+        for j, mode in enumerate(DISCARD_MODES):
+            assert best_discard(deal, 1, contract, solver=solver, **mode) == fresh[i, j]

@@ -69,7 +69,9 @@ STRATEGIES = {
     "int32": int32,
     "uint32": uint32,
     "stop": st.integers(0, 3).map(lambda k: k == 0),   # a quarter of the calls
-    "calls": st.lists(st.integers(0, 10), min_size=1, max_size=4),
+    "calls": st.lists(st.integers(0, 13), min_size=1, max_size=4),
+    "order": st.one_of(st.permutations([0, 1, 2, 3]), st.lists(st.sampled_from([-1, 0, 3, 4, INT32[1]]),
+                                                              min_size=4, max_size=4)),
     "many": st.sampled_from([0, 1, 2, 3, -1, INT32[0]]),
     "count": st.sampled_from([29, 0, -1, 28, 30, INT32[1]]),
     "weights": st.one_of(st.lists(st.sampled_from(EDGES + OVERFLOWING), min_size=29, max_size=29),
@@ -87,7 +89,8 @@ def random_draw(rng: random.Random):
         "int32": lambda: rng.choice([INT32[0], -1, 0, 5, 10, 11, 2**31 - 3, INT32[1], rng.randint(*INT32)]),
         "uint32": lambda: rng.choice([0, 0xFFFFFFFF, rng.getrandbits(32)]),
         "stop": lambda: rng.random() < 0.25,
-        "calls": lambda: [rng.randrange(11) for _ in range(rng.randint(1, 4))],
+        "calls": lambda: [rng.randrange(14) for _ in range(rng.randint(1, 4))],
+        "order": lambda: rng.sample(range(4), 4) if rng.random() < 0.5 else [rng.choice([-1, 0, 3, 4]) for _ in range(4)],
         "many": lambda: rng.choice([0, 1, 2, 3, -1, INT32[0]]),
         "count": lambda: rng.choice([29, 0, -1, 28, 30, INT32[1]]),
         "weights": lambda: [rng.choice([-1, 0, 16, 17, 10001, INT32[1], rng.randint(-20000, 20000)])
@@ -105,6 +108,8 @@ def hostile_calls(solver: Solver, c, draw) -> None:
     cards, count = ffi.new("int[30]"), ffi.new("int *")
     discard = ffi.new("pdd_discard_result *")
     maxn = ffi.new("pdd_maxn_result *")
+    suits = ffi.new("int32_t[4]")
+    classes = ffi.new("pdd_discard_classes_result *")
     # pdd_solve_many: the hostile struct between two copies of a solvable
     # one (the call reads at most 3), or no array at all.
     many, many_values = ffi.new("pdd_position[3]"), ffi.new("int32_t[3]")
@@ -120,6 +125,10 @@ def hostile_calls(solver: Solver, c, draw) -> None:
         lambda: lib.pdd_validate(c),
         lambda: lib.pdd_best_discard(h, c, draw("uint32"), draw("int32"), discard),
         lambda: lib.pdd_maxn_line(h, c, maxn),
+        lambda: lib.pdd_canonical_suits(c, suits),
+        lambda: lib.pdd_discard_classes(draw("uint32"), ffi.new("uint32_t[2]", [draw("uint32"), draw("uint32")]),
+                                        draw("int32"), classes),
+        lambda: lib.pdd_best_line_ordered(h, c, draw("int32"), ffi.new("int32_t[4]", draw("order")), cards, count),
         lambda: lib.pdd_set_order_weights(h, ffi.new("int[]", draw("weights")),
                                           draw("count")),
         lambda: lib.pdd_solve_many(h, many, draw("many"), many_values),

@@ -158,9 +158,9 @@ def test_the_best_discards_are_searched_once_per_analysis(monkeypatch: pytest.Mo
     searches: list[bool] = []
     real = discard_module.best_discard_search
 
-    def counted(*args: Any) -> Any:
+    def counted(*args: Any, **options: Any) -> Any:
         searches.append(args[6])  # all_best
-        return real(*args)
+        return real(*args, **options)
 
     monkeypatch.setattr(discard_module, "best_discard_search", counted)
     analysis = analyze_deal(DealRequest(Deal.parse(DEAL), Contract.parse("6h"), 1, played=played))

@@ -515,6 +515,8 @@ def _advise_after_talon(request: BidRequest, options: RunOptions) -> BidAdvice:
     size = request.hand_size
     kinds = request.kinds
     space = LayoutSpace(request.hidden, (size, size), (Hand(0), Hand(0)), misere_only(kinds))
+    # Without renaming the suits: one discard of a class serves every
+    # contract asked about, trump contracts included.
     classes = discard_classes(request.hand, [request.hidden])
     discards = [members[0] for members in classes]
 

@@ -18,7 +18,8 @@ The discard (rules.md, "best discard"; the issue leaves the model open):
    choice does not depend on the cards' names either.
  - ``uniform``: one of the discards that keep the contract makeable (double
    dummy, before any card is played; equivalent discards - the same game up to
-   the relative ranks of the live cards - are one search), each equally
+   the relative ranks of the live cards, in misère also up to a renaming of
+   the suits (:func:`discard_classes`) - are one search), each equally
    likely: the layout's weight is spread evenly over them. If no discard makes
    the contract, the best discard is played. With cards already played, only
    the discards those cards are consistent with count.
@@ -65,7 +66,7 @@ from typing import Hashable, Sequence
 
 from ..analysis import best_discard, deal_after_discard
 from ..analysis.discard import discard_order
-from ..engine import Solver
+from ..engine import Solver, canonical_suits, discard_class_ids
 from ..notation import NO_TRUMP, Card, Contract, ContractKind, Deal, Hand
 from ..position import Position, PositionError, trick_winner
 from .errors import AdviceError
@@ -132,9 +133,10 @@ class AuctionFilter:
                 "whister_min_tops": self.whister_min_tops, "sure_from_level": self.sure_from_level}
 
     def trumps_ok(self, contract: Contract, pool: Hand) -> bool:
-        if self.min_trumps is None or contract.kind is not ContractKind.TRICKS or contract.trump == NO_TRUMP:
+        if self.min_trumps is None or contract.kind is not ContractKind.TRICKS or contract.strain == NO_TRUMP:
             return True
-        return sum(1 for card in pool if card.suit == contract.trump) >= self.min_trumps
+        assert contract.strain is not None
+        return (pool.mask >> (8 * contract.strain) & 0xFF).bit_count() >= self.min_trumps
 
     def whister_ok(self, hand: Hand) -> bool:
         if self.whister_min_tops is None:
@@ -182,8 +184,8 @@ def tops(hand: Hand) -> int:
     """Aces, and kings with at least one more card of their suit."""
     count = 0
     for suit in range(4):
-        held = [card.rank for card in hand if card.suit == suit]
-        count += (7 in held) + (6 in held and len(held) >= 2)
+        held = hand.mask >> (8 * suit) & 0xFF   # bit 7 the ace, bit 6 the king
+        count += (held >> 7) + (held >> 6 & 1 and held.bit_count() >= 2)
     return count
 
 
@@ -223,31 +225,14 @@ def _relabel(mask: int, suit_to: Sequence[int]) -> int:
     return out
 
 
-def _suit_key(position: Position, suit: int) -> tuple:
-    """What a suit is in the game, whatever its name: trump or not, and who
-    holds each of its live cards (or where on the trick it lies), high to low."""
-    owners = []
-    for rank in range(7, -1, -1):
-        card = Card.from_index(suit * 8 + rank)
-        if card in position.trick:
-            owners.append(3 + position.trick.index(card))
-            continue
-        for seat in range(3):
-            if card in position.hands[seat]:
-                owners.append(seat)
-                break
-    return (suit != position.trump, tuple(owners))
-
-
 def canonical_position(position: Position) -> Position:
-    """The position with its suits renamed in a canonical order (trump first,
-    then by :func:`_suit_key`): positions that differ by a renaming of the
-    suits give the same one (suits with equal keys are interchangeable, so
-    their order does not matter)."""
-    order = sorted(range(4), key=lambda suit: (_suit_key(position, suit), suit))
-    suit_to = [0] * 4
-    for new, old in enumerate(order):
-        suit_to[old] = new
+    """The position with its suits renamed in the canonical order
+    (:func:`~solver.engine.canonical_suits`: trump first, then by who holds
+    each live card of the suit, high to low, or where on the trick it lies):
+    positions that differ by a renaming of the suits give the same one
+    (suits alike in that are interchangeable, so their order does not
+    matter)."""
+    suit_to = canonical_suits(position)
     contract = position.contract
     if contract.kind is ContractKind.TRICKS and contract.strain != NO_TRUMP:
         contract = Contract(contract.kind, contract.level, suit_to[contract.strain])
@@ -269,39 +254,27 @@ def split_tricks(position: Position, solver: Solver, known_value: int | None = N
     solver's line (every card optimal for its player, each player's ties to
     his lowest card) on the position with its suits in canonical order
     (:func:`canonical_position`). The rule does not depend on the suits'
-    names, nor on the cards' absolute ranks (only their order counts)."""
-    canonical = canonical_position(position)
-    return line_tricks(canonical, solver.best_line(canonical, known_value))
+    names, nor on the cards' absolute ranks (only their order counts).
+    The line is searched under the position's own suit names with the ties
+    broken in the canonical order (the same line, renamed), so the table a
+    best-discard search just filled serves it."""
+    if position.talon_leads:
+        raise AdviceError("line_tricks counts trick contracts and misère, not all-pass talon tricks")
+    line = solver.best_line(position, known_value, tie_suits=canonical_suits(position))
+    return line_tricks(position, line)
 
 
-def _owner_pattern(owners: Sequence[Hand]) -> tuple[tuple[int, ...], ...]:
-    """For each suit, the owners (indexes into ``owners``) of the cards held,
-    high to low: the game up to relative ranks."""
-    pattern = []
-    for suit in range(4):
-        column = []
-        for rank in range(7, -1, -1):
-            bit = 1 << (suit * 8 + rank)
-            for index, hand in enumerate(owners):
-                if hand.mask & bit:
-                    column.append(index)
-                    break
-        pattern.append(tuple(column))
-    return tuple(pattern)
-
-
-def discard_classes(pool: Hand, others: Sequence[Hand]) -> list[list[Hand]]:
-    """Every 2-card discard from ``pool``, grouped into classes that leave the
-    same game up to the relative ranks of the live cards (``others``: the
-    hands, or groups of cards, whose cards stay in play, each its own owner).
+def discard_classes(pool: Hand, others: Sequence[Hand], suits_renamed: bool = False) -> list[list[Hand]]:
+    """Every 2-card discard from ``pool``, grouped into the classes the C
+    best-discard search uses (:func:`~solver.engine.discard_class_ids`, one
+    definition): discards that leave the same game up to the relative ranks
+    of the live cards (``others``: the hands, or groups of cards, whose cards
+    stay in play, each its own owner; at most two), and with
+    ``suits_renamed`` (misère, all-pass) up to a renaming of the suits.
     Classes and their members in canonical order."""
-    cards = pool.cards()
-    groups: dict[tuple, list[Hand]] = {}
-    for i, first in enumerate(cards):
-        for second in cards[i + 1:]:
-            discard = Hand.from_cards((first, second))
-            key = _owner_pattern([pool - discard, *others])
-            groups.setdefault(key, []).append(discard)
+    groups: dict[int, list[Hand]] = {}
+    for discard, index in discard_class_ids(pool, others, suits_renamed):
+        groups.setdefault(index, []).append(discard)
     classes = [sorted(members, key=discard_order) for members in groups.values()]
     return sorted(classes, key=lambda members: discard_order(members[0]))
 
@@ -320,18 +293,22 @@ class ContractPlay:
     auction: AuctionFilter | None = None
     whisters: tuple[int, ...] = ()
     """Seats known to have said whist (the auction model's tops test)."""
+    canonical_first: bool = True
+    """Let the C search pick the canonically first best discard (False:
+    list every best discard and compare them here; the same answer, for the
+    cross-checks)."""
 
     def __call__(self, hands: tuple[Hand, Hand, Hand], talon: Hand,
                  solver: Solver) -> dict[Hashable, Number] | None:
         """``hands[declarer]`` before he takes the talon. The outcome histogram
         (weights adding up to 1), or None when the layout is rejected."""
-        deal = Deal(hands, talon)
         pool = hands[self.declarer] | talon
         if self.auction is not None:
             if not self.auction.trumps_ok(self.contract, pool):
                 return None
             if not all(self.auction.whister_ok(hands[seat]) for seat in self.whisters):
                 return None
+        deal = Deal(hands, talon)
         if self.model is DiscardModel.UNIFORM:
             outcome = self._uniform(deal, pool, solver)
             if outcome is not False:
@@ -339,29 +316,37 @@ class ContractPlay:
         return self._best(deal, solver)
 
     def _best(self, deal: Deal, solver: Solver) -> dict[Hashable, Number] | None:
+        # The split depends on which best discard is played: the one whose
+        # position comes first in canonical form, whatever the cards' names.
+        # Before any card is played the C search finds that one itself
+        # (canonical); with cards played, every best discard is listed and
+        # those the cards fit are compared here.
+        first = self.split and not self.played and self.canonical_first
         found = best_discard(deal, self.declarer, self.contract, leader=self.leader,
-                             all_discards=bool(self.played) or self.split, solver=solver)
+                             all_discards=bool(self.played) or self.split, solver=solver, canonical=first)
         if self.auction is not None and not self.auction.value_ok(self.contract, found.value,
                                                                    self.prior[self.declarer]):
             return None
+        if not self.played and not self.split:
+            # Every discard fits and the start is not the end: the value is the outcome.
+            return {(self.prior[self.declarer] + found.value, None): 1}
         known = None if self.played else found.value
         positions = (self._position(deal, discard) for discard in found.discards)
         if not self.split:
             position = next((p for p in positions if p is not None), None)
             return None if position is None else {self._outcome(position, solver, known): 1}
-        # The split depends on which best discard is played: the one whose
-        # position comes first in canonical form, whatever the cards' names.
         candidates = [p for p in positions if p is not None]
         if not candidates:
             return None
-        return {self._outcome(min(candidates, key=canonical_key), solver, known): 1}
+        chosen = candidates[0] if len(candidates) == 1 else min(candidates, key=canonical_key)
+        return {self._outcome(chosen, solver, known): 1}
 
     def _uniform(self, deal: Deal, pool: Hand, solver: Solver) -> dict[Hashable, Number] | None | bool:
         """The outcome spread over the makeable discards; False when no discard
         makes the contract (the caller then plays the best one)."""
         others = [hand for seat, hand in enumerate(deal.hands) if seat != self.declarer]
         makeable: list[list[Hand]] = []
-        for members in discard_classes(pool, others):
+        for members in discard_classes(pool, others, self.contract.kind is not ContractKind.TRICKS):
             start = Position.start(deal_after_discard(deal, self.declarer, members[0]), self.contract,
                                    self.declarer, self.leader)
             if self._makes(start, solver):

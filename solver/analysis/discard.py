@@ -128,11 +128,16 @@ def best_discard(
     leader: int = 0,
     all_discards: bool = True,
     solver: Solver | None = None,
+    canonical: bool = False,
 ) -> BestDiscard:
     """The best value over every discard of ``declarer`` (who takes the
     deal's talon) in ``contract`` (a trick contract or misère), and the
     discards reaching it: all of them, or with ``all_discards=False`` those
-    of one equivalence class (faster: no tie needs proving)."""
+    of one equivalence class (faster: no tie needs proving). ``canonical``
+    (over ``all_discards``): only the best discard whose starting position
+    comes first in canonical form (the rule of
+    :func:`~solver.advice.play.canonical_key`), found without proving every
+    tie."""
     deal = _deal(deal)
     contract = _contract(contract)
     seat(declarer, "declarer")
@@ -144,8 +149,10 @@ def best_discard(
         raise AnalysisError("the deal has no cards to play after the discard")
     solver = given_solver(solver)
     try:
-        found = best_discard_search(solver, deal.hands, pool, declarer, contract, leader, all_discards)
+        found = best_discard_search(solver, deal.hands, pool, declarer, contract, leader, all_discards,
+                                    canonical=canonical)
     except PositionError as error:
         raise AnalysisError(f"cannot search the discards: {error}") from None
     discards = tuple(sorted(found.discards, key=discard_order))
-    return BestDiscard(declarer, contract, found.value, discards, found.classes, all_discards, leader)
+    return BestDiscard(declarer, contract, found.value, discards, found.classes, all_discards and not canonical,
+                       leader)
