@@ -42,29 +42,40 @@ static size_t power_of_two_items(size_t bytes, size_t size)
 int tt_init(tt *t, size_t bytes)
 {
     rank_tables_init();
-    size_t buckets = power_of_two_items(bytes / 2, sizeof(tt_entry) * TT_WAYS);
-    size_t stride = sizeof(part_bucket) + PART_WAYS * sizeof(part_entry);
-    size_t parts = power_of_two_items(bytes / 2, stride);
-    t->entries = table_alloc(buckets * TT_WAYS * sizeof(tt_entry));
-    t->parts = table_alloc(parts * stride);
-    if (!t->entries || !t->parts) {
-        tt_free(t);
-        return -1;
-    }
-    t->bucket_mask = buckets - 1;
-    t->part_bytes = parts * stride;
+    t->entries = NULL;
+    t->parts = NULL;
     t->keep_used = 0;
-    tt_set_part_ways(t, PART_WAYS);
-    return 0;
+    return tt_reshape(t, bytes / 2, bytes / 2, PART_WAYS);
 }
 
-void tt_set_part_ways(tt *t, int ways)
+int tt_reshape(tt *t, size_t exact_bytes, size_t part_bytes, int ways)
 {
     assert(ways >= 1 && ways <= PART_WAYS_MAX);
+    size_t buckets = power_of_two_items(exact_bytes, sizeof(tt_entry) * TT_WAYS);
+    size_t stride = sizeof(part_bucket) + (size_t)ways * sizeof(part_entry);
+    size_t parts = power_of_two_items(part_bytes, stride);
+    if (t->entries && t->parts && buckets - 1 == t->bucket_mask && parts - 1 == t->part_mask
+        && stride == t->part_stride) {
+        tt_clear(t);   /* the same shape: no new memory to touch */
+        return 0;
+    }
+    tt_entry *entries = table_alloc(buckets * TT_WAYS * sizeof(tt_entry));
+    unsigned char *memory = table_alloc(parts * stride);
+    if (!entries || !memory) {
+        free(entries);
+        free(memory);
+        return -1;     /* the table stays as it was */
+    }
+    tt_free(t);
+    t->entries = entries;
+    t->bucket_mask = buckets - 1;
+    t->parts = memory;
+    t->part_mask = parts - 1;
+    t->part_bytes = parts * stride;
+    t->part_stride = stride;
     t->part_ways = ways;
-    t->part_stride = sizeof(part_bucket) + (size_t)ways * sizeof(part_entry);
-    t->part_mask = power_of_two_items(t->part_bytes, t->part_stride) - 1;
     tt_clear(t);
+    return 0;
 }
 
 void tt_free(tt *t)
