@@ -257,8 +257,8 @@ def sample_limit(layouts: int) -> int:
 def sample_task(space: LayoutSpace, evaluate: LayoutEvaluator, seed: int, index: int, solver: Solver,
                 masks: bool) -> TaskResult:
     """Sampled task ``index``: layout ``index`` of ``seed``."""
-    parts = space.sample(seed, index)
-    unit = evaluate(tuple(part.mask for part in parts) if masks else parts, solver)  # type: ignore[arg-type]
+    parts = space.sample_masks(seed, index) if masks else space.sample(seed, index)
+    unit = evaluate(parts, solver)  # type: ignore[arg-type]
     if unit is None:
         return TaskResult({}, 0, 1)
     return TaskResult(unit, 1, 0)

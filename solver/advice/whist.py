@@ -73,7 +73,7 @@ from ..scoring import Decision
 from .errors import AdviceError, require_type
 from .parallel import LayoutRun, RunOptions, RunStats, run_layouts
 from .blind_discard import BLIND_NOTE
-from .optimism import Optimism, layout_key, measure_blind_discard, measure_optimism
+from .optimism import Optimism, measure_blind_discard, measure_optimism
 from .play import ContractPlay, DiscardModel, auction_text, made
 from .stats import Estimate, Number, merge_units, sureness
 from .values import Scenario, Valuer
@@ -271,16 +271,17 @@ def advise_whist(request: WhistRequest, options: RunOptions | None = None) -> Wh
     known: dict[tuple[int, ...], int | None] = {}
     remember = _blind_skipped(request) is None
 
-    def evaluate(parts: tuple[Hand, ...], solver: Solver) -> dict[Hashable, Number] | None:
-        hands = [Hand(0)] * 3
-        hands[request.seat] = request.hand
+    hand, talon = request.hand.mask, request.talon.mask
+
+    def evaluate(parts: tuple[int, ...], solver: Solver) -> dict[Hashable, Number] | None:
+        hands = [hand] * 3
         hands[request.declarer], hands[request.other] = parts
-        outcome = play((hands[0], hands[1], hands[2]), request.talon, solver)
+        outcome = play.play_masks((hands[0], hands[1], hands[2]), talon, solver)
         if remember:   # one outcome a layout (the best discard, no card played): its tricks
-            known[layout_key(parts)] = None if outcome is None else next(iter(outcome))[0]  # type: ignore[index]
+            known[parts] = None if outcome is None else next(iter(outcome))[0]  # type: ignore[index]
         return outcome
 
-    advice = whist_advice_from_run(request, run_layouts(space, evaluate, options))
+    advice = whist_advice_from_run(request, run_layouts(space, evaluate, options, masks=True))
     if request.single_dummy.layouts:
         advice = replace(advice, optimism=_optimism(request, advice, options.seed))
     return with_conservative(advice, options, known)
