@@ -1,4 +1,4 @@
-"""Decisions under hidden cards (issue 6): the defender's whist-or-pass, the
+"""Decisions under hidden cards: the defender's whist-or-pass, the
 bidder's choice of contract, and exact enumeration of the defenders' splits.
 
 Every layout of the hidden cards is solved double dummy (sampled, or
