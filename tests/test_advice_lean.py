@@ -1,7 +1,9 @@
 """The whist advice's lean path (ContractPlay.play_masks straight to the C
 searches through StartDiscards, the layouts drawn as masks) gives the same
 outcome on every layout, and the same advice, as the path through Hands,
-Deals and Positions (``lean=False``)."""
+Deals and Positions (``lean=False``); runs that share their solvers
+(run_layouts' ``solvers``, the advice and its blind-discard figure) answer
+as runs on fresh ones."""
 from __future__ import annotations
 
 import functools
@@ -11,6 +13,7 @@ import pytest
 from solver.advice import RunOptions, advise_whist, whist_request
 from solver.advice import whist as whist_module
 from solver.advice.jsonio import whist_json
+from solver.advice.parallel import run_layouts
 from solver.advice.play import ContractPlay
 from solver.advice.whist_request import layout_space
 from solver.engine import Solver
@@ -78,3 +81,25 @@ def test_whist_advice_figures_equal_with_and_without_the_lean_path(name: str, mo
     monkeypatch.setattr(whist_module, "ContractPlay", functools.partial(ContractPlay, lean=False))
     assert figures() == lean
     assert lean["run"]["layouts"] == min(80, layout_space(request).count())   # the endgame: all 70
+
+
+def test_runs_sharing_their_solvers_answer_as_fresh_ones() -> None:
+    request = request_of("first defender, split")
+    play, space = play_of(request, True, None), layout_space(request)
+
+    def evaluate(parts, solver):
+        hands = [request.hand.mask] * 3
+        hands[request.declarer], hands[request.other] = parts
+        return play.play_masks((hands[0], hands[1], hands[2]), request.talon.mask, solver)
+
+    options = RunOptions(layouts=40, seed=5, workers=2)
+    fresh = [run_layouts(space, evaluate, options, masks=True) for _ in range(2)]
+    pool: list[Solver] = []
+    shared = [run_layouts(space, evaluate, options, masks=True, solvers=pool)]
+    made = list(pool)
+    assert 1 <= len(made) <= 2
+    shared.append(run_layouts(space, evaluate, options, masks=True, solvers=pool))   # stopped at the end of the first
+    assert pool == made   # the same solvers again, none made
+    for run in fresh + shared:
+        assert run.units == fresh[0].units and run.stats.rejected == fresh[0].stats.rejected
+    assert fresh[0].stats.layouts == 40

@@ -281,10 +281,11 @@ def advise_whist(request: WhistRequest, options: RunOptions | None = None) -> Wh
             known[parts] = None if outcome is None else next(iter(outcome))[0]  # type: ignore[index]
         return outcome
 
-    advice = whist_advice_from_run(request, run_layouts(space, evaluate, options, masks=True))
+    solvers: list[Solver] = []   # the run's, then the blind-discard figure's
+    advice = whist_advice_from_run(request, run_layouts(space, evaluate, options, masks=True, solvers=solvers))
     if request.single_dummy.layouts:
         advice = replace(advice, optimism=_optimism(request, advice, options.seed))
-    return with_conservative(advice, options, known)
+    return with_conservative(advice, options, known, solvers)
 
 
 def _seated(request: WhistRequest, parts: tuple[Hand, ...]) -> tuple[tuple[Hand, Hand, Hand], Hand]:
@@ -332,10 +333,12 @@ def _blind_skipped(request: WhistRequest) -> str | None:
 
 
 def with_conservative(advice: WhistAdvice, options: RunOptions,
-                      known: Mapping[tuple[int, ...], int | None] | None = None) -> WhistAdvice:
+                      known: Mapping[tuple[int, ...], int | None] | None = None,
+                      solvers: list[Solver] | None = None) -> WhistAdvice:
     """The advice with its blind-discard figure (:attr:`WhistAdvice.conservative`),
     a note saying what it is and, when it ranks another option first, the plan
-    saying so (``known``: the run's layouts already played, see
+    saying so (``known``: the run's layouts already played, ``solvers``: the
+    run's solvers to reuse, see
     :func:`~solver.advice.optimism.measure_blind_discard`)."""
     request = advice.request
     skipped = _blind_skipped(request)
@@ -345,7 +348,7 @@ def with_conservative(advice: WhistAdvice, options: RunOptions,
                                        lambda parts: _seated(request, parts), request.blind_discard, options,
                                        auction=request.auction_played, whisters=request.whisters,
                                        leader=request.leader, prior=request.prior_tricks[request.declarer],
-                                       values=_option_values(request, advice), known=known)
+                                       values=_option_values(request, advice), known=known, solvers=solvers)
         skipped = None if figure is not None else "no layout kept in its budget"
     if figure is None:
         return replace(advice, notes=advice.notes + (f"conservative figure (blind discard) not measured: {skipped}",))
