@@ -159,21 +159,22 @@ class LayoutSpace:
             left -= size
         return total
 
-    def _deal(self, order: list[int]) -> tuple[Hand, ...]:
-        hands, start = [], 0
-        for size, fixed in zip(self.sizes, self.fixed):
-            mask = fixed.mask
-            for card in order[start:start + size]:
-                mask |= 1 << card
-            hands.append(Hand(mask))
-            start += size
-        return tuple(hands)
-
     def sample(self, seed: int, index: int) -> tuple[Hand, ...]:
         """Layout ``index`` of the random sequence of ``seed`` (uniform)."""
+        return tuple(Hand(mask) for mask in self.sample_masks(seed, index))
+
+    def sample_masks(self, seed: int, index: int) -> tuple[int, ...]:
+        """:meth:`sample` as hand masks."""
         cards = list(_card_indices(self.free.mask))
         layout_rng(seed, index).shuffle(cards)
-        return self._deal(cards)
+        masks, start = [], 0
+        for size, fixed in zip(self.sizes, self.fixed):
+            mask = fixed.mask
+            for card in cards[start:start + size]:
+                mask |= 1 << card
+            masks.append(mask)
+            start += size
+        return tuple(masks)
 
     def enumerate(self) -> Iterator[tuple[Hand, ...]]:
         """Every layout once; the last two parts in revolving-door order
