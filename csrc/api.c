@@ -65,7 +65,7 @@ int pdd_set_table_policy(pdd_solver *S, int part_ways, int solves_per_generation
     S->solves_per_generation = solves_per_generation;
     S->solves_in_generation = 0;
     /* Entries in use survive the aging (measured on the searching hands of
-     * benchmarks/sets.py: 3-5 % fewer nodes); not for unrelated positions,
+     * benchmarks/sets.py: about 5 % fewer nodes); not for unrelated positions,
      * whose search stays as it was tuned. */
     S->table.keep_used = solves_per_generation > 1;
     return PDD_OK;

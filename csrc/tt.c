@@ -1,6 +1,7 @@
 /*
  * tt.c - transposition table: relative-rank keys, set-associative buckets.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #if defined(__linux__)
@@ -10,18 +11,29 @@
 
 #define HUGE_PAGE (2u << 20)
 
-/* Table memory, zeroed by tt_clear. Look-ups hit random places of a large
- * table, so each would also miss the TLB with 4 KiB pages: on Linux the
- * table asks for 2 MiB pages (transparent huge pages, where the kernel
- * allows them; nothing changes where it does not). */
-static void *table_alloc(size_t bytes)
+/* Zeroed table memory (every slot empty), `bytes` of it aligned, and in
+ * *block what to free. From calloc, which takes fresh pages for large
+ * blocks and does not write them: the kernel hands out zero pages as they
+ * are first touched, so a table costs no time until it is used (a table
+ * replaced at once, as tt_reshape does, costs none). Look-ups hit random
+ * places of a large table, so each would also miss the TLB with 4 KiB
+ * pages: on Linux the table asks for 2 MiB pages (transparent huge pages,
+ * where the kernel allows them; nothing changes where it does not). */
+static void *table_alloc(size_t bytes, void **block)
 {
-    if (bytes < HUGE_PAGE)
-        return aligned_alloc(64, bytes);
-    bytes = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
-    void *memory = aligned_alloc(HUGE_PAGE, bytes);
+    size_t align = bytes < HUGE_PAGE ? 64 : HUGE_PAGE;
+    *block = NULL;
+    if (bytes > SIZE_MAX - 2 * (size_t)HUGE_PAGE)
+        return NULL;
+    if (align == HUGE_PAGE)
+        bytes = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+    unsigned char *raw = calloc(1, bytes + align);
+    if (!raw)
+        return NULL;
+    *block = raw;
+    unsigned char *memory = raw + (align - (uintptr_t)raw % align) % align;
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-    if (memory)
+    if (align == HUGE_PAGE)
         madvise(memory, bytes, MADV_HUGEPAGE);
 #endif
     return memory;
@@ -44,6 +56,7 @@ int tt_init(tt *t, size_t bytes)
     rank_tables_init();
     t->entries = NULL;
     t->parts = NULL;
+    t->entries_block = t->parts_block = NULL;
     t->keep_used = 0;
     return tt_reshape(t, bytes / 2, bytes / 2, PART_WAYS);
 }
@@ -59,14 +72,17 @@ int tt_reshape(tt *t, size_t exact_bytes, size_t part_bytes, int ways)
         tt_clear(t);   /* the same shape: no new memory to touch */
         return 0;
     }
-    tt_entry *entries = table_alloc(buckets * TT_WAYS * sizeof(tt_entry));
-    unsigned char *memory = table_alloc(parts * stride);
+    void *entries_block, *parts_block;
+    tt_entry *entries = table_alloc(buckets * TT_WAYS * sizeof(tt_entry), &entries_block);
+    unsigned char *memory = table_alloc(parts * stride, &parts_block);
     if (!entries || !memory) {
-        free(entries);
-        free(memory);
+        free(entries_block);
+        free(parts_block);
         return -1;     /* the table stays as it was */
     }
     tt_free(t);
+    t->entries_block = entries_block;
+    t->parts_block = parts_block;
     t->entries = entries;
     t->bucket_mask = buckets - 1;
     t->parts = memory;
@@ -74,14 +90,15 @@ int tt_reshape(tt *t, size_t exact_bytes, size_t part_bytes, int ways)
     t->part_bytes = parts * stride;
     t->part_stride = stride;
     t->part_ways = ways;
-    tt_clear(t);
+    t->generation = 1;   /* the memory is zeroed: every slot empty */
     return 0;
 }
 
 void tt_free(tt *t)
 {
-    free(t->entries);
-    free(t->parts);
+    free(t->entries_block);
+    free(t->parts_block);
+    t->entries_block = t->parts_block = NULL;
     t->entries = NULL;
     t->parts = NULL;
 }

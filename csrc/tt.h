@@ -112,6 +112,8 @@ typedef struct tt {
     int part_ways;          /* entries a bucket */
     int keep_used;          /* a partition entry that settles a node joins the current generation */
     uint8_t generation;
+    void *entries_block;    /* the allocations, to free (entries and parts are aligned within) */
+    void *parts_block;
 } tt;
 
 int tt_init(tt *t, size_t bytes);   /* 0 on success */

@@ -12,8 +12,8 @@ The splits are visited in revolving-door order (each differs from the one
 before by one card swapped between the defenders) with the owners of the high
 cards changing least often (:func:`~solver.advice.layouts.warm_order`), in
 chunks of consecutive splits, one worker thread and one solver each, so the
-solver's table carries from split to split; a worker solves 256 splits in one
-C call. A run stopped early (time budget, cancel) answers the chunks finished,
+solver's table carries from split to split (its policy set for that:
+:data:`ENUMERATION_TABLE_POLICY`); a worker solves 256 splits in one C call. A run stopped early (time budget, cancel) answers the chunks finished,
 a random sample of them, with standard errors.
 
 Choices where the issue is silent: every split counts the same (no
