@@ -426,6 +426,7 @@ const char *pdd_error_text(int code)
     case PDD_ERR_COUNT: return "count of positions below 0";
     case PDD_ERR_DISCARD_MODE: return "best-discard mode out of range (0 one class, 1 all, 2 canonical)";
     case PDD_ERR_SUIT_ORDER: return "suit order is not a permutation of 0-3";
+    case PDD_ERR_SOLVERS: return "solvers: 1 to 64 distinct ones";
     default: return "unknown error";
     }
 }
