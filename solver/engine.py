@@ -25,7 +25,8 @@ from .position import Position, PositionError, PositionTypeError
 
 __all__ = ["Solver", "SolverBusyError", "SearchStopped", "SolveStats", "OrderWeightsError",
            "OPT_ALL", "OPT_NONE", "ORDER_WEIGHTS", "DiscardJob", "DiscardSearch", "MaxnOutcome", "StartSolver",
-           "best_discard_search", "best_discards_many", "canonical_suits", "discard_class_ids", "maxn_search"]
+           "StartDiscards", "best_discard_search", "best_discards_many", "canonical_suits", "discard_class_ids",
+           "maxn_search"]
 
 OPT_ALL = lib.PDD_OPT_ALL
 """Every search enhancement on (the default)."""
@@ -35,6 +36,9 @@ OPT_NONE = 0
 
 ORDER_WEIGHTS = lib.PDD_ORDER_WEIGHTS
 """How many move-ordering weights a solver has (see csrc/order.c)."""
+
+DEFAULT_PART_WAYS = 15
+"""Partition-table entries a shape by default (csrc/tt.h, ``PART_WAYS``)."""
 
 
 class OrderWeightsError(ValueError):
@@ -205,6 +209,16 @@ class Solver:
         self._position_bytes = ffi.buffer(self._position)
         self._value = ffi.new("int *")
         self._many: tuple[object, object, object, int] = (ffi.NULL, ffi.NULL, None, 0)
+        self._starts: dict[tuple[Contract, int, int], StartDiscards] = {}
+
+    def start_discards(self, contract: Contract, declarer: int, leader: int) -> StartDiscards:
+        """This solver's :class:`StartDiscards` for the contract, declarer
+        and leader (made at the first call, kept with the solver)."""
+        key = (contract, declarer, leader)
+        found = self._starts.get(key)
+        if found is None:
+            found = self._starts[key] = StartDiscards(self, contract, declarer, leader)
+        return found
 
     def _acquire(self) -> None:
         if not self._lock.acquire(blocking=False):
@@ -330,6 +344,26 @@ class Solver:
             lib.pdd_set_options(self._handle, flags)
         finally:
             self._lock.release()
+
+    def set_table_policy(self, part_ways: int = DEFAULT_PART_WAYS, solves_per_generation: int = 1) -> None:
+        """How the table keeps entries over many calls (``pdd_set_table_policy``):
+        the defaults suit unrelated positions; a long run of similar ones (an
+        enumeration's splits) gains from more partition entries a shape and
+        from several calls sharing a table generation. Never changes a value;
+        clears the table."""
+        for name, value, top in (("part_ways", part_ways, lib.PDD_MAX_PART_WAYS),
+                                 ("solves_per_generation", solves_per_generation,
+                                  lib.PDD_MAX_SOLVES_PER_GENERATION)):
+            if not _whole(value) or not 1 <= value <= top:
+                raise SolverArgumentError(f"{name} must be a whole number 1..{top}, got {value!r:.60}")
+        if not self._lock.acquire(blocking=False):
+            raise SolverBusyError("this Solver is in use by another thread; use one Solver per thread")
+        try:
+            code = lib.pdd_set_table_policy(self._handle, part_ways, solves_per_generation)
+        finally:
+            self._lock.release()
+        if code != lib.PDD_OK:   # ranges checked above: the C core refusing them is a bug
+            raise SolverArgumentError(ffi.string(lib.pdd_error_text(code)).decode())
 
     @property
     def order_weights(self) -> tuple[int, ...]:
@@ -544,3 +578,57 @@ class StartSolver:
             fields[one], fields[other] = first, second
             packed.append(tuple(fields))
         return self.solver._solve_packed(packed)
+
+
+class StartDiscards:
+    """The declarer's best discard, and the canonical line after it, for one
+    contract, declarer and leader from the start of play, with other hands
+    each call: the lean path of a sampled whist advice.
+
+    Each layout of a whist advice is one best-discard search and (two
+    whisters) one line; through :func:`best_discard_search`, a
+    :class:`Position` and :meth:`Solver.best_line` its Python work (objects,
+    checks, sorting) cost about 60 µs a layout, held under the GIL. Here the
+    layout's hands go in as masks into the fields :func:`_fields` builds once,
+    and the answers come back as masks and card indices; the C core validates
+    every call (a hand of the wrong size, a card twice).
+    """
+
+    def __init__(self, solver: Solver, contract: Contract, declarer: int, leader: int) -> None:
+        self.solver = solver
+        self.fields = list(_fields((0, 0, 0), contract, declarer, leader))
+        self.declarer = declarer
+        self.result = ffi.new("pdd_discard_result *")
+        self.suit_to = ffi.new("int32_t[4]")
+        self.cards = ffi.new("int[30]")
+        self.count = ffi.new("int *")
+        self.start = ffi.new("pdd_position *")
+        self.start_bytes = ffi.buffer(self.start)
+
+    def _at(self, hands: Sequence[int]) -> tuple[int, ...]:
+        fields = self.fields
+        fields[0], fields[1], fields[2] = hands[0], hands[1], hands[2]
+        return tuple(fields)
+
+    def best_discard(self, hands: Sequence[int], pool: int, canonical: bool) -> tuple[int, tuple[int, ...]]:
+        """``pdd_best_discard`` with the hand masks ``hands`` (the declarer's
+        is ignored) and his ``pool`` (mask): the value and the discards'
+        masks, ascending: one class of best discards, or with ``canonical``
+        the canonically first best discard (see :func:`best_discard_search`)."""
+        masks = list(hands)
+        masks[self.declarer] = 0
+        result = self.result
+        mode = lib.PDD_DISCARD_CANONICAL if canonical else lib.PDD_DISCARD_ONE
+        self.solver._call_at(self._at(masks), lib.pdd_best_discard, pool, mode, result)
+        return result.value, tuple(ffi.unpack(result.discards, result.count))
+
+    def canonical_line(self, hands: Sequence[int], value_guess: int) -> list[int]:
+        """:meth:`Solver.best_line` of the start with the hand masks
+        ``hands``, ties broken in the canonical suit order
+        (``pdd_canonical_suits``): the card indices."""
+        fields = self._at(hands)
+        _PACKED.pack_into(self.start_bytes, 0, *fields)
+        _check(lib.pdd_canonical_suits(self.start, self.suit_to))
+        self.solver._call_at(fields, lib.pdd_best_line_ordered, max(-1, min(value_guess, 10)), self.suit_to,
+                             self.cards, self.count)
+        return ffi.unpack(self.cards, self.count[0])

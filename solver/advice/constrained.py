@@ -117,6 +117,10 @@ class ConstrainedSpace:
     def sample(self, seed: int, index: int) -> tuple[Hand, ...]:
         """Layout ``index`` of the random sequence of ``seed`` (uniform over
         the allowed layouts)."""
+        return tuple(Hand(mask) for mask in self.sample_masks(seed, index))
+
+    def sample_masks(self, seed: int, index: int) -> tuple[int, ...]:
+        """:meth:`sample` as hand masks."""
         if not self._cumulative:
             raise AdviceError("no layout of the hidden cards fits what is known")
         rng = layout_rng(seed, index)
@@ -130,7 +134,7 @@ class ConstrainedSpace:
                 for card in order[start:start + count]:
                     masks[part] |= 1 << card
                 start += count
-        return tuple(Hand(mask) for mask in masks)
+        return tuple(masks)
 
     def enumerate(self) -> Iterator[tuple[Hand, ...]]:
         for masks in self.enumerate_masks():

@@ -161,7 +161,8 @@ def measure_blind_discard(contract: Contract, declarer: int, space: LayoutSpace,
                           settings: BlindDiscard, options: RunOptions, *, auction: AuctionFilter | None = None,
                           whisters: tuple[int, ...] = (), leader: int = 0, prior: int = 0,
                           values: dict[str, Callable[[int], float]] | None = None,
-                          known: Mapping[tuple[int, ...], int | None] | None = None) -> Optimism | None:
+                          known: Mapping[tuple[int, ...], int | None] | None = None,
+                          solvers: list[Solver] | None = None) -> Optimism | None:
     """The blind-discard figure for ``contract`` over the first
     ``settings.layouts`` layouts of ``space`` that the advice keeps (the same
     seed, at most the run's budget; ``seat_hands`` as for
@@ -169,7 +170,9 @@ def measure_blind_discard(contract: Contract, declarer: int, space: LayoutSpace,
     kept (or the run is stopped first). ``known``: the advice's own answers
     by :func:`layout_key` - the declarer's double-dummy tricks (whole deal),
     or None for a layout it rejected - which are then not searched again
-    (about half the figure's cost on a whist with the auction model)."""
+    (about half the figure's cost on a whist with the auction model).
+    ``solvers``: the advice's own, reused (see
+    :func:`~solver.advice.parallel.run_layouts`)."""
     if contract.kind is ContractKind.ALLPASS or not settings.layouts:
         return None
     seed = options.seed
@@ -200,7 +203,8 @@ def measure_blind_discard(contract: Contract, declarer: int, space: LayoutSpace,
         return {(prior + value, prior + blind): 1}
 
     budget = min(settings.layouts, options.layouts)
-    run = run_layouts(space, evaluate, replace(options, layouts=budget, progress=None, executor=None))
+    run = run_layouts(space, evaluate, replace(options, layouts=budget, progress=None, executor=None),
+                      solvers=solvers)
     if run.stats.layouts == 0:
         return None
 

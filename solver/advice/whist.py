@@ -73,7 +73,7 @@ from ..scoring import Decision
 from .errors import AdviceError, require_type
 from .parallel import LayoutRun, RunOptions, RunStats, run_layouts
 from .blind_discard import BLIND_NOTE
-from .optimism import Optimism, layout_key, measure_blind_discard, measure_optimism
+from .optimism import Optimism, measure_blind_discard, measure_optimism
 from .play import ContractPlay, DiscardModel, auction_text, made
 from .stats import Estimate, Number, merge_units, sureness
 from .values import Scenario, Valuer
@@ -271,19 +271,21 @@ def advise_whist(request: WhistRequest, options: RunOptions | None = None) -> Wh
     known: dict[tuple[int, ...], int | None] = {}
     remember = _blind_skipped(request) is None
 
-    def evaluate(parts: tuple[Hand, ...], solver: Solver) -> dict[Hashable, Number] | None:
-        hands = [Hand(0)] * 3
-        hands[request.seat] = request.hand
+    hand, talon = request.hand.mask, request.talon.mask
+
+    def evaluate(parts: tuple[int, ...], solver: Solver) -> dict[Hashable, Number] | None:
+        hands = [hand] * 3
         hands[request.declarer], hands[request.other] = parts
-        outcome = play((hands[0], hands[1], hands[2]), request.talon, solver)
+        outcome = play.play_masks((hands[0], hands[1], hands[2]), talon, solver)
         if remember:   # one outcome a layout (the best discard, no card played): its tricks
-            known[layout_key(parts)] = None if outcome is None else next(iter(outcome))[0]  # type: ignore[index]
+            known[parts] = None if outcome is None else next(iter(outcome))[0]  # type: ignore[index]
         return outcome
 
-    advice = whist_advice_from_run(request, run_layouts(space, evaluate, options))
+    solvers: list[Solver] = []   # the run's, then the blind-discard figure's
+    advice = whist_advice_from_run(request, run_layouts(space, evaluate, options, masks=True, solvers=solvers))
     if request.single_dummy.layouts:
         advice = replace(advice, optimism=_optimism(request, advice, options.seed))
-    return with_conservative(advice, options, known)
+    return with_conservative(advice, options, known, solvers)
 
 
 def _seated(request: WhistRequest, parts: tuple[Hand, ...]) -> tuple[tuple[Hand, Hand, Hand], Hand]:
@@ -331,10 +333,12 @@ def _blind_skipped(request: WhistRequest) -> str | None:
 
 
 def with_conservative(advice: WhistAdvice, options: RunOptions,
-                      known: Mapping[tuple[int, ...], int | None] | None = None) -> WhistAdvice:
+                      known: Mapping[tuple[int, ...], int | None] | None = None,
+                      solvers: list[Solver] | None = None) -> WhistAdvice:
     """The advice with its blind-discard figure (:attr:`WhistAdvice.conservative`),
     a note saying what it is and, when it ranks another option first, the plan
-    saying so (``known``: the run's layouts already played, see
+    saying so (``known``: the run's layouts already played, ``solvers``: the
+    run's solvers to reuse, see
     :func:`~solver.advice.optimism.measure_blind_discard`)."""
     request = advice.request
     skipped = _blind_skipped(request)
@@ -344,7 +348,7 @@ def with_conservative(advice: WhistAdvice, options: RunOptions,
                                        lambda parts: _seated(request, parts), request.blind_discard, options,
                                        auction=request.auction_played, whisters=request.whisters,
                                        leader=request.leader, prior=request.prior_tricks[request.declarer],
-                                       values=_option_values(request, advice), known=known)
+                                       values=_option_values(request, advice), known=known, solvers=solvers)
         skipped = None if figure is not None else "no layout kept in its budget"
     if figure is None:
         return replace(advice, notes=advice.notes + (f"conservative figure (blind discard) not measured: {skipped}",))
