@@ -1,15 +1,16 @@
 """The enumeration's layout order, measured: ``prefdd enumerate``'s work
 (:func:`enumerate_splits`, one worker) as it is (the warm order, chunks of up
-to 8,192, one C call per 256 splits) against the same code over the cards
-suit by suit in chunks of 2,048 with one C call per split, alternating rounds
-in one process, on the easy hand and the searching hands (sets.py).
+to 8,192, one C call per 256 splits, the enumeration's table policy) against
+the same code over the cards suit by suit in chunks of 2,048 with one C call
+per split and the default table policy, alternating rounds in one process,
+on the easy hand and the searching hands (sets.py).
 
     .venv/bin/python benchmarks/enumeration_order.py             # 2 rounds each
     .venv/bin/python benchmarks/enumeration_order.py --rounds 3 --nodes
 
 Per hand and order: seconds per enumeration, microseconds per split and,
 with ``--nodes``, the search's nodes over every split in that order on one
-64 MiB solver (the same on every machine). Both orders must give the same
+64 MiB solver with that order's table policy (the same on every machine). Both orders must give the same
 counts; the script stops if they do not.
 """
 from __future__ import annotations
@@ -27,7 +28,7 @@ from solver import Hand, Solver  # noqa: E402
 from solver.advice import RunOptions, enumerate_splits, enumeration_request  # noqa: E402
 from solver.advice import enumeration, layouts, parallel  # noqa: E402
 from solver.advice.enumeration import ENUMERATION_TABLE_MIB, _template  # noqa: E402
-from solver.engine import StartSolver  # noqa: E402
+from solver.engine import DEFAULT_PART_WAYS, StartSolver  # noqa: E402
 
 WARM_ORDER = layouts.warm_order
 
@@ -46,19 +47,22 @@ def one_call_a_split(space, evaluate, options, masks):
 @contextmanager
 def order(name: str):
     """Enumerate in ``name`` order ("warm" or "suit") while inside."""
-    saved = layouts.warm_order, parallel.MAX_CHUNK, enumeration.run_layouts
+    saved = layouts.warm_order, parallel.MAX_CHUNK, enumeration.run_layouts, enumeration.ENUMERATION_TABLE_POLICY
     if name == "suit":
         layouts.warm_order, parallel.MAX_CHUNK, enumeration.run_layouts = suit_by_suit, 2048, one_call_a_split
+        enumeration.ENUMERATION_TABLE_POLICY = (DEFAULT_PART_WAYS, 1)
     try:
         yield
     finally:
-        layouts.warm_order, parallel.MAX_CHUNK, enumeration.run_layouts = saved
+        (layouts.warm_order, parallel.MAX_CHUNK, enumeration.run_layouts,
+         enumeration.ENUMERATION_TABLE_POLICY) = saved
 
 
 def nodes(request) -> int:
     size = len(request.hand)
     space = layouts.LayoutSpace(request.defenders, (size, size), (Hand(0), Hand(0)))
     solver = Solver(ENUMERATION_TABLE_MIB)
+    solver.set_table_policy(*enumeration.ENUMERATION_TABLE_POLICY)
     start = StartSolver(solver, _template(request, request.kinds[0], size),
                         ((request.declarer + 1) % 3, (request.declarer + 2) % 3))
     for first, second in space.enumerate_masks():

@@ -50,7 +50,8 @@ enum {
     PDD_ERR_WEIGHTS = -15,      /* move-ordering weights: wrong count or out of range */
     PDD_ERR_COUNT = -16,        /* a count of positions below 0 */
     PDD_ERR_DISCARD_MODE = -17, /* best-discard mode outside PDD_DISCARD_* */
-    PDD_ERR_SUIT_ORDER = -18    /* a suit order that is not a permutation of 0..3 */
+    PDD_ERR_SUIT_ORDER = -18,   /* a suit order that is not a permutation of 0..3 */
+    PDD_ERR_POLICY = -19        /* table policy out of range (pdd_set_table_policy) */
 };
 
 /* Option flags for pdd_set_options: each switches an enhancement on. The
@@ -99,6 +100,17 @@ void pdd_free(pdd_solver *solver);
 /* Switch enhancements (PDD_OPT_* flags); answers the previous flags. Changing
  * options clears the table. */
 int pdd_set_options(pdd_solver *solver, int flags);
+/* How the table keeps entries over many top-level calls. Defaults (15, 1)
+ * suit unrelated positions: each call starts a table generation, and the
+ * entries of older ones are the first replaced. A long run of similar
+ * positions (an enumeration's splits, one after another on one solver) wants
+ * the entries of the calls just before: solves_per_generation calls share a
+ * generation (1..PDD_MAX_SOLVES_PER_GENERATION), and a partition bucket,
+ * which holds the entries of one shape, has part_ways entries
+ * (1..PDD_MAX_PART_WAYS; fewer buckets in the same memory). Changes only the
+ * speed, never a value. Clears the table; PDD_ERR_POLICY out of range. */
+enum { PDD_MAX_PART_WAYS = 127, PDD_MAX_SOLVES_PER_GENERATION = 1 << 20 };
+int pdd_set_table_policy(pdd_solver *solver, int part_ways, int solves_per_generation);
 /* Move-ordering weights for leads (see order.c for what each one scores):
  * PDD_ORDER_WEIGHTS integers, each within its range (pdd_order_weight_info;
  * most within +-PDD_WEIGHT_LIMIT). Weights change only the speed, never a

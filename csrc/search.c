@@ -383,7 +383,10 @@ void search_begin(pdd_solver *S)
     S->stopped = stop_pending(S);
     memset(S->history, 0, sizeof S->history);   /* card history means nothing in another deal */
     memset(S->killer, NO_CARD, sizeof S->killer);
-    tt_new_generation(&S->table);
+    if (++S->solves_in_generation >= S->solves_per_generation) {
+        tt_new_generation(&S->table);
+        S->solves_in_generation = 0;
+    }
 }
 
 /* Misere bounds mark every card, so partition entries would fix every card

@@ -15,6 +15,8 @@ struct pdd_solver {
     atomic_int stop_requested;
     int stopped;           /* the search under way saw the stop request */
     pdd_stats stats;
+    int solves_per_generation;  /* top-level calls that share a table generation */
+    int solves_in_generation;   /* ... begun in the current one */
     uint32_t history[3][32];  /* cut-offs by seat and card: move ordering only */
     int8_t killer[11][3];     /* by tricks left and seat: the lead that cut last (search.c) */
     int lead_weights[PDD_ORDER_WEIGHTS];  /* move ordering: see order.c */

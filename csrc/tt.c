@@ -104,23 +104,34 @@ int tt_init(tt *t, size_t bytes)
 {
     rank_tables_init();
     size_t buckets = power_of_two_items(bytes / 2, sizeof(tt_entry) * TT_WAYS);
-    size_t parts = power_of_two_items(bytes / 2, sizeof(part_bucket));
+    size_t stride = sizeof(part_bucket) + PART_WAYS * sizeof(part_entry);
+    size_t parts = power_of_two_items(bytes / 2, stride);
     t->bucket_mask = buckets - 1;   /* set first: tt_free releases by these sizes */
-    t->part_mask = parts - 1;
+    t->part_bytes = parts * stride;
     t->entries = table_alloc(buckets * TT_WAYS * sizeof(tt_entry));
-    t->parts = table_alloc(parts * sizeof(part_bucket));
+    t->parts = table_alloc(t->part_bytes);
     if (!t->entries || !t->parts) {
         tt_free(t);
         return -1;
     }
-    tt_clear(t);
+    t->keep_used = 0;
+    tt_set_part_ways(t, PART_WAYS);
     return 0;
+}
+
+void tt_set_part_ways(tt *t, int ways)
+{
+    assert(ways >= 1 && ways <= PART_WAYS_MAX);
+    t->part_ways = ways;
+    t->part_stride = sizeof(part_bucket) + (size_t)ways * sizeof(part_entry);
+    t->part_mask = power_of_two_items(t->part_bytes, t->part_stride) - 1;
+    tt_clear(t);
 }
 
 void tt_free(tt *t)
 {
     table_release(t->entries, (t->bucket_mask + 1) * TT_WAYS * sizeof(tt_entry));
-    table_release(t->parts, (t->part_mask + 1) * sizeof(part_bucket));
+    table_release(t->parts, t->part_bytes);
     t->entries = NULL;
     t->parts = NULL;
 }
@@ -128,7 +139,7 @@ void tt_free(tt *t)
 void tt_clear(tt *t)
 {
     memset(t->entries, 0, (t->bucket_mask + 1) * TT_WAYS * sizeof(tt_entry));
-    memset(t->parts, 0, (t->part_mask + 1) * sizeof(part_bucket));
+    memset(t->parts, 0, t->part_bytes);
     t->generation = 1;
 }
 
@@ -140,7 +151,7 @@ void tt_new_generation(tt *t)
 
 size_t tt_bytes(const tt *t)
 {
-    return (t->bucket_mask + 1) * TT_WAYS * sizeof(tt_entry) + (t->part_mask + 1) * sizeof(part_bucket);
+    return (t->bucket_mask + 1) * TT_WAYS * sizeof(tt_entry) + t->part_bytes;
 }
 
 /* Leader and rules. Once the trumps are gone the play is that of no trump,
@@ -319,25 +330,38 @@ uint64_t tt_key_hash(const tt_key *k)
 
 static part_bucket *part_bucket_of(const tt *t, uint64_t shape)
 {
-    return t->parts + (mix64(shape) & t->part_mask);
+    return (part_bucket *)(t->parts + (mix64(shape) & t->part_mask) * t->part_stride);
 }
 
-static int agrees(const part_entry *e, const tt_position *p)
+/* Both seats' places at once: rel[0] in the low half, rel[1] in the high. */
+static inline uint64_t both_places(const uint32_t rel[2])
 {
-    return e->generation && (p->rel[0] & e->spec) == e->rel[0] && (p->rel[1] & e->spec) == e->rel[1];
+    return rel[0] | (uint64_t)rel[1] << 32;
 }
 
-const part_entry *tt_find_part(const tt *t, const tt_position *p, int taken, int target, int *hint)
+/* Does e (a filled slot) hold for p, whose places are `places`? */
+static inline int agrees(const part_entry *e, uint64_t places)
 {
-    const part_bucket *b = part_bucket_of(t, p->shape);
+    return (places & e->spec * 0x100000001ull) == both_places(e->rel);
+}
+
+const part_entry *tt_find_part(tt *t, const tt_position *p, int taken, int target, int *hint)
+{
+    part_bucket *b = part_bucket_of(t, p->shape);
     if (b->shape != p->shape)
         return NULL;
-    for (int i = 0; i < PART_WAYS; i++) {
-        const part_entry *e = &b->e[i];
-        if (!agrees(e, p))
+    uint64_t places = both_places(p->rel);
+    for (int i = 0; i < t->part_ways; i++) {
+        part_entry *e = &b->e[i];
+        if (!e->generation)
+            break;             /* the empty slots are the bucket's last (part_victim) */
+        if (!agrees(e, places))
             continue;
-        if (taken + e->lower >= target || taken + e->upper < target)
+        if (taken + e->lower >= target || taken + e->upper < target) {
+            if (t->keep_used)
+                e->generation = t->generation;
             return e;
+        }
         if (e->best != NO_BEST && *hint == NO_BEST)
             *hint = e->best;
     }
@@ -352,11 +376,12 @@ static int take_over(const part_bucket *b, uint64_t shape, uint8_t generation)
 }
 
 /* Within a bucket: an empty or stale slot first, else the entry that fixes
- * the most places (it covers the fewest positions). */
-static part_entry *part_victim(part_bucket *b, uint8_t generation)
+ * the most places (it covers the fewest positions). The first such slot:
+ * so a bucket fills from its start, and its empty slots stay its last. */
+static part_entry *part_victim(part_bucket *b, int ways, uint8_t generation)
 {
     part_entry *victim = &b->e[0];
-    for (int i = 0; i < PART_WAYS; i++) {
+    for (int i = 0; i < ways; i++) {
         part_entry *e = &b->e[i];
         if (e->generation != generation)
             return e;
@@ -376,13 +401,13 @@ void tt_store_part(tt *t, const tt_position *p, uint32_t spec, int lower, int up
     if (b->shape != p->shape) {
         if (!take_over(b, p->shape, t->generation))
             return;
-        memset(b, 0, sizeof *b);
+        memset(b, 0, t->part_stride);
         b->shape = p->shape;
     }
     b->generation = t->generation;
     part_entry *e = NULL;
-    for (int i = 0; i < PART_WAYS; i++)
-        if (b->e[i].generation && b->e[i].spec == spec && b->e[i].rel[0] == rel0 && b->e[i].rel[1] == rel1) {
+    for (int i = 0; i < t->part_ways && b->e[i].generation; i++)
+        if (b->e[i].spec == spec && b->e[i].rel[0] == rel0 && b->e[i].rel[1] == rel1) {
             /* The same set of positions: both bounds hold, keep the tighter. */
             e = &b->e[i];
             if (lower < e->lower) lower = e->lower;
@@ -392,7 +417,7 @@ void tt_store_part(tt *t, const tt_position *p, uint32_t spec, int lower, int up
             break;
         }
     if (!e)
-        e = part_victim(b, t->generation);
+        e = part_victim(b, t->part_ways, t->generation);
     e->rel[0] = rel0;
     e->rel[1] = rel1;
     e->spec = spec;

@@ -88,22 +88,29 @@ typedef struct part_entry {
     uint8_t lower, upper, best, generation;
 } part_entry;
 
-/* 15 entries a bucket measured best: 7 lose entries a search needs again,
- * 31 cost more to scan than they save (benchmarks/README.md). */
+/* 15 entries a bucket measured best for single solves: 7 lose entries a
+ * search needs again, 31 cost more to scan than they save
+ * (benchmarks/README.md). Long runs of similar positions want more entries
+ * of one shape (tt_set_part_ways). */
 #define PART_WAYS 15
+#define PART_WAYS_MAX PDD_MAX_PART_WAYS
 
 typedef struct part_bucket {
     uint64_t shape;    /* of every entry in it; 0 = empty */
     uint8_t generation;/* when the bucket was last written */
     uint8_t unused[7];
-    part_entry e[PART_WAYS];
-} part_bucket;         /* 256 bytes: four cache lines */
+    part_entry e[];    /* the table's part_ways entries */
+} part_bucket;         /* 16 + 16 * part_ways bytes: 256 (four cache lines) with 15 */
 
 typedef struct tt {
     tt_entry *entries;      /* buckets of TT_WAYS entries, one cache line each */
     size_t bucket_mask;
-    part_bucket *parts;     /* the partition table */
+    unsigned char *parts;   /* the partition table: buckets of part_stride bytes */
     size_t part_mask;
+    size_t part_bytes;      /* memory held for it */
+    size_t part_stride;
+    int part_ways;          /* entries a bucket */
+    int keep_used;          /* a partition entry that settles a node joins the current generation */
     uint8_t generation;
 } tt;
 
@@ -112,6 +119,9 @@ void tt_free(tt *t);
 void tt_clear(tt *t);
 void tt_new_generation(tt *t);
 size_t tt_bytes(const tt *t);
+/* Entries a partition bucket (1..PART_WAYS_MAX) in the same memory, fewer
+ * buckets for more; clears the table. */
+void tt_set_part_ways(tt *t, int ways);
 
 /* The key the search uses (see tt_read_position). */
 tt_key tt_make_key(const board *b, const rules *r);
@@ -137,8 +147,9 @@ uint32_t tt_spec_from_marks(const tt_position *p, uint32_t marks);
 uint32_t tt_marks_from_spec(const tt_position *p, uint32_t spec);
 /* A partition entry of p's shape that agrees with p and whose bound settles
  * `target` given `taken` tricks, or NULL; *hint gets a best card (relative)
- * from any agreeing entry when it has none yet. */
-const part_entry *tt_find_part(const tt *t, const tt_position *p, int taken, int target, int *hint);
+ * from any agreeing entry when it has none yet. With keep_used, the entry
+ * found joins the current generation. */
+const part_entry *tt_find_part(tt *t, const tt_position *p, int taken, int target, int *hint);
 /* Store bounds for every position of p's shape that agrees with p at spec. */
 void tt_store_part(tt *t, const tt_position *p, uint32_t spec, int lower, int upper, int best);
 /* Start loading key's bucket: the look-up that follows finds it in cache. */

@@ -36,6 +36,9 @@ OPT_NONE = 0
 ORDER_WEIGHTS = lib.PDD_ORDER_WEIGHTS
 """How many move-ordering weights a solver has (see csrc/order.c)."""
 
+DEFAULT_PART_WAYS = 15
+"""Partition-table entries a shape by default (csrc/tt.h, ``PART_WAYS``)."""
+
 
 class OrderWeightsError(ValueError):
     """Move-ordering weights of the wrong count or out of range."""
@@ -340,6 +343,26 @@ class Solver:
             lib.pdd_set_options(self._handle, flags)
         finally:
             self._lock.release()
+
+    def set_table_policy(self, part_ways: int = DEFAULT_PART_WAYS, solves_per_generation: int = 1) -> None:
+        """How the table keeps entries over many calls (``pdd_set_table_policy``):
+        the defaults suit unrelated positions; a long run of similar ones (an
+        enumeration's splits) gains from more partition entries a shape and
+        from several calls sharing a table generation. Never changes a value;
+        clears the table."""
+        for name, value, top in (("part_ways", part_ways, lib.PDD_MAX_PART_WAYS),
+                                 ("solves_per_generation", solves_per_generation,
+                                  lib.PDD_MAX_SOLVES_PER_GENERATION)):
+            if not _whole(value) or not 1 <= value <= top:
+                raise SolverArgumentError(f"{name} must be a whole number 1..{top}, got {value!r:.60}")
+        if not self._lock.acquire(blocking=False):
+            raise SolverBusyError("this Solver is in use by another thread; use one Solver per thread")
+        try:
+            code = lib.pdd_set_table_policy(self._handle, part_ways, solves_per_generation)
+        finally:
+            self._lock.release()
+        if code != lib.PDD_OK:   # ranges checked above: the C core refusing them is a bug
+            raise SolverArgumentError(ffi.string(lib.pdd_error_text(code)).decode())
 
     @property
     def order_weights(self) -> tuple[int, ...]:

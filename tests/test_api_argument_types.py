@@ -64,7 +64,7 @@ def test_solver_and_analysis_functions(function) -> None:
 
 
 @pytest.mark.parametrize("method", ["solve", "probe", "card_values", "best_line", "set_options",
-                                    "set_order_weights"])
+                                    "set_order_weights", "set_table_policy"])
 def test_solver_methods(method: str) -> None:
     solver = Solver(1)
     function = getattr(solver, method)
@@ -97,6 +97,9 @@ def test_advice_functions(function, good: dict) -> None:
     (lambda: Solver(1).solve("text"), TypeError, "position"),
     (lambda: Solver(1).card_values(None), TypeError, "position"),
     (lambda: Solver(1).set_options(10**30), ValueError, "flags"),
+    (lambda: Solver(1).set_table_policy(10**30), ValueError, "part_ways"),
+    (lambda: Solver(1).set_table_policy(15, 0), ValueError, "solves_per_generation"),
+    (lambda: Solver(1).set_table_policy("63", 1), ValueError, "part_ways"),
     (lambda: Solver(1).set_order_weights([10**30] * 29), ValueError, "whole numbers"),
     (lambda: Solver(1).set_order_weights(None), ValueError, "whole numbers"),
     (lambda: RunOptions(cancel="yes"), TypeError, "cancel"),

@@ -160,3 +160,17 @@ def test_solve_many_honours_the_stop_flag(solver) -> None:
         lib.pdd_clear_stop(solver)
     assert lib.pdd_solve_many(solver, array, 3, values) == lib.PDD_OK
     assert list(values) == [3, 3, lib.PDD_ERR_TRUMP]
+
+
+# ---- pdd_set_table_policy ----------------------------------------------------------
+
+def test_table_policy_refuses_out_of_range_values_and_keeps_solving(solver) -> None:
+    assert lib.pdd_set_table_policy(ffi.NULL, 15, 1) == lib.PDD_ERR_NULL
+    for ways, span in ((0, 1), (-1, 1), (lib.PDD_MAX_PART_WAYS + 1, 1), (15, 0), (15, -5),
+                       (15, lib.PDD_MAX_SOLVES_PER_GENERATION + 1), (2**31 - 1, 2**31 - 1)):
+        assert lib.pdd_set_table_policy(solver, ways, span) == lib.PDD_ERR_POLICY
+    assert ffi.string(lib.pdd_error_text(lib.PDD_ERR_POLICY)).decode() not in ("", "unknown error")
+    for ways, span in ((1, 1), (lib.PDD_MAX_PART_WAYS, lib.PDD_MAX_SOLVES_PER_GENERATION), (63, 2048), (15, 1)):
+        assert lib.pdd_set_table_policy(solver, ways, span) == lib.PDD_OK
+        assert solve(solver, position()) == (lib.PDD_OK, 3)
+        assert solve(solver, position(declarer=2)) == (lib.PDD_OK, 0)
