@@ -4,8 +4,9 @@ This is the only module that imports ``solver._core``: it builds the C
 position (:func:`_fields`, the one place a contract becomes a C objective)
 and makes every call into the core, the analyses' entry points
 (:func:`best_discard_search`, :func:`maxn_search`) and the fast paths
-included: many positions in one C call (:meth:`Solver.solve_many`) and
-inner loops over the defenders' hands (:class:`StartSolver`). A Solver packs
+included: many positions in one C call (:meth:`Solver.solve_many`), inner
+loops over the defenders' hands (:class:`StartSolver`) and the best discard
+and its line on layouts given as masks (:class:`StartDiscards`). A Solver packs
 each position into one struct it owns (no cffi allocation per call).
 
 The cffi calls release the GIL, so solvers on different threads search in
