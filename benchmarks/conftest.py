@@ -21,7 +21,8 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
             write(f"  {bench.name:<55} two threads {info['two_threads_mean_ms']:.2f} ms, one "
                   f"{info['one_thread_mean_ms']:.2f} ms: {info['speed_up']:.2f}x; CPU one thread "
                   f"{info['cpu_one_thread_ms']:.2f} ms, two {info['cpu_two_threads_ms']:.2f} ms, "
-                  f"the busier {info['cpu_busier_thread_ms']:.2f} ms")
+                  f"nodes {info['nodes_one_thread']:,} and {info['nodes_two_threads']:,}, "
+                  f"the busier solver {info['busier_share']:.3f} of one thread's")
         if "mean_ms" not in info:
             continue
         means[bench.name] = info["mean_ms"]

@@ -15,7 +15,6 @@ which some deals took seconds (README.md, "Decisions that shaped the search").
 """
 from __future__ import annotations
 
-import threading
 import time
 
 import solver.analysis.table as table_module
@@ -28,40 +27,31 @@ def test_deal_table_with_best_discards(benchmark) -> None:
     run_set(benchmark, SETS["deal's table with best discards"])
 
 
-def test_deal_table_two_threads(benchmark, monkeypatch) -> None:
+def test_deal_table_two_threads(benchmark) -> None:
     """The same deals' tables on two threads (``workers=2``), each round's
     deal also solved on one thread just before (untimed by the benchmark, timed
     here), so the two ways alternate deal by deal under the same load. The
-    answers must be equal. Each search's CPU time is summed by thread too:
-    the busier thread's share is what two idle cores would take, whatever
-    the load."""
+    answers must be equal. The CPU time of the process is summed for each
+    way, and the nodes by solver: the busier solver's share of the one-thread
+    nodes is what two idle cores would take, whatever the load."""
     bench = SETS["deal's table with best discards"]
     deals = iter(bench.jobs())
     single, threaded = bench.solver(), bench.solver()
+    partner = table_module._partner_solvers(1)[0]   # the second thread's solver
     current: list = []
     wall: dict[str, float] = {"one": 0.0, "two": 0.0}
-    cpu: dict[str, float] = {"one": 0.0, "two": 0.0, "busier": 0.0}
-    by_thread: dict[int, float] = {}
-    search = table_module.best_discard
-
-    def timed_search(*args, **kwargs):  # type: ignore[no-untyped-def]
-        start = time.thread_time()
-        try:
-            return search(*args, **kwargs)
-        finally:
-            ident = threading.get_ident()
-            by_thread[ident] = by_thread.get(ident, 0.0) + time.thread_time() - start
-
-    monkeypatch.setattr(table_module, "best_discard", timed_search)
+    cpu: dict[str, float] = {"one": 0.0, "two": 0.0}
+    nodes: dict[str, int] = {"one": 0, "two": 0, "busier": 0}
+    before: list[int] = []
 
     def setup() -> None:
         deal = next(deals)
-        by_thread.clear()
-        start = time.perf_counter()
+        start, ticks, n = time.perf_counter(), time.process_time(), single.stats().nodes
         current[:] = [deal, discard_table(deal, solver=single)]
         wall["one"] += time.perf_counter() - start
-        cpu["one"] += sum(by_thread.values())
-        by_thread.clear()
+        cpu["one"] += time.process_time() - ticks
+        nodes["one"] += single.stats().nodes - n
+        before[:] = [threaded.stats().nodes, partner.stats().nodes, time.process_time()]
 
     def threaded_table() -> None:
         start = time.perf_counter()
@@ -70,19 +60,25 @@ def test_deal_table_two_threads(benchmark, monkeypatch) -> None:
         assert table == current[1]
 
     def teardown() -> None:
-        cpu["two"] += sum(by_thread.values())
-        cpu["busier"] += max(by_thread.values())
+        cpu["two"] += time.process_time() - before[2]
+        done = (threaded.stats().nodes - before[0], partner.stats().nodes - before[1])
+        nodes["two"] += sum(done)
+        nodes["busier"] += max(done)
 
     rounds = len(bench.jobs())
     benchmark.pedantic(threaded_table, setup=setup, teardown=teardown, rounds=rounds, iterations=1)
+
     def per_table(seconds: float) -> float:
         return round(seconds / rounds * 1e3, 3)
 
     benchmark.extra_info.update({"two_threads_mean_ms": per_table(wall["two"]),
                                  "one_thread_mean_ms": per_table(wall["one"]),
                                  "speed_up": round(wall["one"] / wall["two"], 2),
-                                 **{f"cpu_{name}_ms": per_table(cpu[key]) for name, key in
-                                    (("one_thread", "one"), ("two_threads", "two"), ("busier_thread", "busier"))}})
+                                 "cpu_one_thread_ms": per_table(cpu["one"]),
+                                 "cpu_two_threads_ms": per_table(cpu["two"]),
+                                 "nodes_one_thread": nodes["one"] // rounds,
+                                 "nodes_two_threads": nodes["two"] // rounds,
+                                 "busier_share": round(nodes["busier"] / nodes["one"], 3)})
 
 
 def test_best_discard_all_tricks(benchmark) -> None:

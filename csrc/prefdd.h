@@ -51,7 +51,8 @@ enum {
     PDD_ERR_COUNT = -16,        /* a count of positions below 0 */
     PDD_ERR_DISCARD_MODE = -17, /* best-discard mode outside PDD_DISCARD_* */
     PDD_ERR_SUIT_ORDER = -18,   /* a suit order that is not a permutation of 0..3 */
-    PDD_ERR_POLICY = -19        /* table policy out of range (pdd_set_table_policy) */
+    PDD_ERR_POLICY = -19,       /* table policy out of range (pdd_set_table_policy) */
+    PDD_ERR_SOLVERS = -20       /* not 1..PDD_MAX_SOLVERS distinct solvers */
 };
 
 /* Option flags for pdd_set_options: each switches an enhancement on. The
@@ -219,6 +220,22 @@ typedef struct pdd_discard_result {
 
 int pdd_best_discard(pdd_solver *solver, const pdd_position *position, uint32_t pool,
                      int mode, pdd_discard_result *result);
+
+/* Many best-discard searches in one call (discard_many.c): results[i] and
+ * codes[i] answer positions[i] with pools[i] as pdd_best_discard would (its
+ * code: PDD_OK, or the error with results[i] unset). The solvers share
+ * them, each taking the next search not yet taken: the calling thread with
+ * solvers[0], one thread the call starts (and joins) for each other. With
+ * one solver they are searched in order on its table: the answers and node
+ * counts of count calls. A stop request on a solver stops its search, and
+ * no solver takes another (those answer PDD_ERR_STOPPED, and so does the
+ * call); the others finish the search they are in. solvers: 1 to
+ * PDD_MAX_SOLVERS, all distinct (else PDD_ERR_SOLVERS); each must be used
+ * by no other thread during the call. */
+enum { PDD_MAX_SOLVERS = 64 };
+int pdd_best_discard_many(pdd_solver *const *solvers, int solver_count, const pdd_position *positions,
+                          const uint32_t *pools, int count, int mode, int32_t *codes,
+                          pdd_discard_result *results);
 
 /* The classes of equivalent discards, as pdd_best_discard searches them:
  * two discards of two `pool` cards are equivalent when they leave the same

@@ -25,8 +25,9 @@ from .notation import Card, Contract, ContractKind, Hand
 from .position import Position, PositionError, PositionTypeError
 
 __all__ = ["Solver", "SolverBusyError", "SearchStopped", "SolveStats", "OrderWeightsError",
-           "OPT_ALL", "OPT_NONE", "ORDER_WEIGHTS", "DiscardSearch", "MaxnOutcome", "StartSolver", "StartDiscards",
-           "best_discard_search", "canonical_suits", "discard_class_ids", "maxn_search"]
+           "OPT_ALL", "OPT_NONE", "ORDER_WEIGHTS", "DiscardJob", "DiscardSearch", "MaxnOutcome", "StartSolver",
+           "StartDiscards", "best_discard_search", "best_discards_many", "canonical_suits", "discard_class_ids",
+           "maxn_search"]
 
 OPT_ALL = lib.PDD_OPT_ALL
 """Every search enhancement on (the default)."""
@@ -437,6 +438,59 @@ def best_discard_search(
     solver._call_at(_fields(masks, contract, declarer, leader), lib.pdd_best_discard, pool.mask, mode, result)
     discards = tuple(Hand(mask) for mask in ffi.unpack(result.discards, result.count))
     return DiscardSearch(result.value, discards, result.classes)
+
+
+@dataclass(frozen=True)
+class DiscardJob:
+    """One search of :func:`best_discards_many`: the arguments of
+    :func:`best_discard_search` but the solver and the mode."""
+
+    hands: tuple[Hand, Hand, Hand]
+    pool: Hand
+    declarer: int
+    contract: Contract
+    leader: int
+
+
+def best_discards_many(solvers: Sequence[Solver], jobs: Sequence[DiscardJob],
+                       all_best: bool = False) -> list[DiscardSearch | PositionError]:
+    """``pdd_best_discard_many``: every job's :func:`best_discard_search`
+    in one C call, the solvers sharing them (the calling thread with the
+    first, a thread of the call's own for each other; one solver: in order,
+    as that many calls). A refused job answers its PositionError; a stop
+    request on any solver raises SearchStopped. Every solver is held (its
+    one-thread rule) for the call."""
+    if not solvers or len({id(s) for s in solvers}) != len(solvers):
+        raise SolverArgumentError(f"best_discards_many needs distinct solvers, got {len(solvers)}")
+    count = len(jobs)
+    positions = ffi.new("pdd_position[]", max(count, 1))
+    pools = ffi.new("uint32_t[]", max(count, 1))
+    buffer = ffi.buffer(positions)
+    for i, job in enumerate(jobs):
+        masks = [0 if seat == job.declarer else job.hands[seat].mask for seat in range(3)]
+        _PACKED.pack_into(buffer, i * _PACKED.size, *_fields(masks, job.contract, job.declarer, job.leader))
+        pools[i] = job.pool.mask
+    codes = ffi.new("int32_t[]", max(count, 1))
+    results = ffi.new("pdd_discard_result[]", max(count, 1))
+    handles = ffi.new("pdd_solver *[]", [s._handle for s in solvers])
+    held: list[Solver] = []
+    try:
+        for s in solvers:
+            s._acquire()
+            held.append(s)
+        mode = lib.PDD_DISCARD_ALL if all_best else lib.PDD_DISCARD_ONE
+        _check(lib.pdd_best_discard_many(handles, len(solvers), positions, pools, count, mode, codes, results))
+    finally:
+        for s in held:
+            s._lock.release()
+    answers: list[DiscardSearch | PositionError] = []
+    for i in range(count):
+        if codes[i] != lib.PDD_OK:
+            answers.append(PositionError(ffi.string(lib.pdd_error_text(codes[i])).decode()))
+            continue
+        r = results[i]
+        answers.append(DiscardSearch(r.value, tuple(Hand(m) for m in ffi.unpack(r.discards, r.count)), r.classes))
+    return answers
 
 
 def discard_class_ids(pool: Hand, others: Sequence[Hand], suits_renamed: bool) -> list[tuple[Hand, int]]:

@@ -1,5 +1,5 @@
 """The analysis calls of the C core (pdd_best_discard, pdd_maxn_line,
-pdd_canonical_suits, pdd_best_line_ordered) answer
+pdd_canonical_suits, pdd_best_line_ordered, pdd_best_discard_many) answer
 an error code for bad input, never crash."""
 from __future__ import annotations
 
@@ -94,3 +94,74 @@ def test_canonical_suits_and_ordered_lines_check_their_input(solver) -> None:
         assert code == lib.PDD_ERR_SUIT_ORDER
     assert lib.pdd_best_line_ordered(solver, c_position(), -1, ffi.NULL, cards, count) == lib.PDD_ERR_NULL
     assert lib.pdd_best_line_ordered(solver, c_position(), -1, suits, cards, count) == lib.PDD_OK
+
+
+def discard_many(solvers, positions, pools, mode=lib.PDD_DISCARD_ONE):
+    count = len(positions)
+    array = ffi.new("pdd_position[]", max(count, 1))
+    for i, p in enumerate(positions):
+        array[i] = p[0]
+    codes = ffi.new("int32_t[]", max(count, 1))
+    results = ffi.new("pdd_discard_result[]", max(count, 1))
+    handles = ffi.new("pdd_solver *[]", list(solvers))
+    code = lib.pdd_best_discard_many(handles, len(solvers), array, ffi.new("uint32_t[]", list(pools) or [0]),
+                                     count, mode, codes, results)
+    return code, list(codes)[:count], results
+
+
+def test_best_discard_many_answers_each_search_as_one_call(solver) -> None:
+    """Refused searches answer their own code and the others go on; with one
+    solver or three the answers are those of one pdd_best_discard each."""
+    searches = [(position(), POOL), (position(declarer=3), POOL), (position(trump=0), POOL),
+                (position(), H1), (position(objective=1), POOL)]
+    expected = [best_discard(solver, p, pool, all_best=lib.PDD_DISCARD_ONE) for p, pool in searches]
+    extra = [lib.pdd_new(1 << 20) for _ in range(2)]
+    try:
+        for solvers in ([solver], [solver, *extra]):
+            code, codes, results = discard_many(solvers, [p for p, _ in searches], [pool for _, pool in searches])
+            assert code == lib.PDD_OK
+            assert codes == [c for c, _ in expected]
+            assert codes[1] == lib.PDD_ERR_SEAT and codes[3] == lib.PDD_ERR_HAND_SIZE
+            for i, (c, one) in enumerate(expected):
+                if c == lib.PDD_OK:
+                    got = results[i]
+                    assert (got.value, got.classes, list(got.discards)[:got.count]) == \
+                        (one.value, one.classes, list(one.discards)[:one.count])
+    finally:
+        for s in extra:
+            lib.pdd_free(s)
+
+
+def test_best_discard_many_checks_its_arguments(solver) -> None:
+    other = lib.pdd_new(1 << 20)
+    try:
+        assert discard_many([solver, solver], [position()], [POOL])[0] == lib.PDD_ERR_SOLVERS
+        assert discard_many([solver, other, solver], [position()], [POOL])[0] == lib.PDD_ERR_SOLVERS
+        assert discard_many([], [position()], [POOL])[0] == lib.PDD_ERR_SOLVERS
+        assert discard_many([solver, ffi.NULL], [position()], [POOL])[0] == lib.PDD_ERR_NULL
+        assert discard_many([solver], [], [])[0] == lib.PDD_OK
+        assert discard_many([solver], [position()], [POOL], mode=7)[1] == [lib.PDD_ERR_DISCARD_MODE]
+    finally:
+        lib.pdd_free(other)
+    codes, results = ffi.new("int32_t[1]"), ffi.new("pdd_discard_result[1]")
+    handles = ffi.new("pdd_solver *[]", [solver])
+    p, pools = position(), ffi.new("uint32_t[1]", [POOL])
+    call = lib.pdd_best_discard_many
+    assert call(ffi.NULL, 1, p, pools, 1, 0, codes, results) == lib.PDD_ERR_NULL
+    assert call(handles, 1, ffi.NULL, pools, 1, 0, codes, results) == lib.PDD_ERR_NULL
+    assert call(handles, 1, p, ffi.NULL, 1, 0, codes, results) == lib.PDD_ERR_NULL
+    assert call(handles, 1, p, pools, 1, 0, ffi.NULL, results) == lib.PDD_ERR_NULL
+    assert call(handles, 1, p, pools, 1, 0, codes, ffi.NULL) == lib.PDD_ERR_NULL
+    assert call(handles, 1, p, pools, -1, 0, codes, results) == lib.PDD_ERR_COUNT
+    assert call(handles, 0, p, pools, 1, 0, codes, results) == lib.PDD_ERR_SOLVERS
+    assert call(handles, lib.PDD_MAX_SOLVERS + 1, p, pools, 1, 0, codes, results) == lib.PDD_ERR_SOLVERS
+
+
+def test_best_discard_many_stops(solver) -> None:
+    """A stop requested on a solver: no search is answered but PDD_ERR_STOPPED."""
+    lib.pdd_request_stop(solver)
+    try:
+        code, codes, _ = discard_many([solver], [position()] * 3, [POOL] * 3)
+    finally:
+        lib.pdd_clear_stop(solver)
+    assert code == lib.PDD_ERR_STOPPED and codes == [lib.PDD_ERR_STOPPED] * 3

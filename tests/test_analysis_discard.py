@@ -21,8 +21,8 @@ from solver.analysis import (
     highest_contract,
 )
 from solver.advice.play import discard_classes
-from solver.analysis.discard import discard_order
-from solver.engine import OPT_NONE
+from solver.analysis.discard import discard_job, discard_order
+from solver.engine import OPT_NONE, DiscardJob, SolverBusyError, best_discard_search, best_discards_many
 from solver.position import PositionError
 
 CONTRACTS = ["6s", "6c", "6d", "6h", "6nt", "misere"]
@@ -218,6 +218,51 @@ def test_threaded_table_equals_the_sequential_one(seed: int) -> None:
     sequential = discard_table(deal, solver=Solver(table_mib=4))
     for workers in (2, 3, 18, 19):
         assert discard_table(deal, solver=Solver(table_mib=4), workers=workers) == sequential, workers
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_table_is_its_searches_one_call_each(seed: int) -> None:
+    """On one thread the table's one C call is its 18 best-discard searches
+    in row order on one table: each best_discard on its own gives the same
+    values and discards, and the same nodes in all."""
+    rng = random.Random(4100 + seed)
+    deal = random_deal(rng, 10 if seed < 2 else 5)
+    batched, plain = Solver(table_mib=4), Solver(table_mib=4)
+    table = discard_table(deal, solver=batched)
+    for seat in range(3):
+        row = table.rows[seat]
+        for strain, text in enumerate(CONTRACTS):
+            best = best_discard(deal, seat, text, all_discards=False, solver=plain)
+            got = row.misere if text == "misere" else row.strains[strain]
+            assert (got.value, got.discard) == (best.value, best.discard), (seat, text)
+    assert batched.stats() == plain.stats()
+
+
+def test_best_discards_many_answers_refusals_and_checks_solvers() -> None:
+    deal = Deal.parse(FULL_DEAL)
+    good = discard_job(deal, 1, "6c")
+    refused = DiscardJob(deal.hands, Hand.parse("A.K.."), 1, Contract.parse("6c"), 0)
+    first, other = Solver(table_mib=1), Solver(table_mib=1)
+    answers = best_discards_many([first, other], [good, refused, good])
+    assert answers[0] == answers[2] == best_discard_search(Solver(table_mib=1), good.hands, good.pool, 1,
+                                                           good.contract, 0, False)
+    assert isinstance(answers[1], PositionError) and "hand sizes" in str(answers[1])
+    with pytest.raises(ValueError, match="distinct solvers"):
+        best_discards_many([first, first], [good])
+    with pytest.raises(ValueError, match="distinct solvers"):
+        best_discards_many([], [good])
+    first.request_stop()
+    with pytest.raises(SearchStopped):
+        best_discards_many([first, other], [good] * 4)
+    first.clear_stop()
+    assert best_discards_many([first], [good]) == [answers[0]]
+    other._acquire()   # in use by another thread: refused, and the first solver is free again
+    try:
+        with pytest.raises(SolverBusyError):
+            best_discards_many([first, other], [good])
+    finally:
+        other._lock.release()
+    assert best_discards_many([first], [good]) == [answers[0]]
 
 
 def test_table_workers_are_checked() -> None:

@@ -69,7 +69,7 @@ STRATEGIES = {
     "int32": int32,
     "uint32": uint32,
     "stop": st.integers(0, 3).map(lambda k: k == 0),   # a quarter of the calls
-    "calls": st.lists(st.integers(0, 13), min_size=1, max_size=4),
+    "calls": st.lists(st.integers(0, 14), min_size=1, max_size=4),
     "order": st.one_of(st.permutations([0, 1, 2, 3]), st.lists(st.sampled_from([-1, 0, 3, 4, INT32[1]]),
                                                               min_size=4, max_size=4)),
     "many": st.sampled_from([0, 1, 2, 3, -1, INT32[0]]),
@@ -89,7 +89,7 @@ def random_draw(rng: random.Random):
         "int32": lambda: rng.choice([INT32[0], -1, 0, 5, 10, 11, 2**31 - 3, INT32[1], rng.randint(*INT32)]),
         "uint32": lambda: rng.choice([0, 0xFFFFFFFF, rng.getrandbits(32)]),
         "stop": lambda: rng.random() < 0.25,
-        "calls": lambda: [rng.randrange(14) for _ in range(rng.randint(1, 4))],
+        "calls": lambda: [rng.randrange(15) for _ in range(rng.randint(1, 4))],
         "order": lambda: rng.sample(range(4), 4) if rng.random() < 0.5 else [rng.choice([-1, 0, 3, 4]) for _ in range(4)],
         "many": lambda: rng.choice([0, 1, 2, 3, -1, INT32[0]]),
         "count": lambda: rng.choice([29, 0, -1, 28, 30, INT32[1]]),
@@ -99,10 +99,14 @@ def random_draw(rng: random.Random):
     return lambda kind: kinds[kind]()
 
 
+PARTNER = Solver(1)
+
+
 def hostile_calls(solver: Solver, c, draw) -> None:
     """Every C entry point of the solver with a (probably) hostile struct,
     some of them with a stop already requested."""
     h = solver._handle
+    partner = PARTNER._handle   # pdd_best_discard_many's second solver
     value, result = ffi.new("int *"), ffi.new("int *")
     values, legal = ffi.new("int[32]"), ffi.new("uint32_t *")
     cards, count = ffi.new("int[30]"), ffi.new("int *")
@@ -132,6 +136,9 @@ def hostile_calls(solver: Solver, c, draw) -> None:
         lambda: lib.pdd_set_order_weights(h, ffi.new("int[]", draw("weights")),
                                           draw("count")),
         lambda: lib.pdd_solve_many(h, many, draw("many"), many_values),
+        lambda: lib.pdd_best_discard_many(ffi.new("pdd_solver *[]", [h, partner]), 2, many,
+                                          ffi.new("uint32_t[3]", [draw("uint32")] * 3), draw("many"),
+                                          draw("int32"), ffi.new("int32_t[3]"), ffi.new("pdd_discard_result[3]")),
     ]
     for call in draw("calls"):
         if draw("stop"):

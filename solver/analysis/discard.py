@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..api import given_solver
-from ..engine import Solver, best_discard_search
+from ..engine import DiscardJob, DiscardSearch, Solver, best_discard_search
 from ..notation import Card, Contract, ContractKind, Deal, Hand, check_seat
 from ..position import PositionError
 
@@ -31,6 +31,8 @@ __all__ = [
     "AnalysisTypeError",
     "BestDiscard",
     "best_discard",
+    "discard_job",
+    "found_best",
     "declarer_pool",
     "deal_after_discard",
     "discard_text",
@@ -120,6 +122,30 @@ class BestDiscard:
         return self.contract.is_made(self.value)
 
 
+def discard_job(deal: Deal | str, declarer: int, contract: Contract | str, leader: int = 0) -> DiscardJob:
+    """The checked arguments of one best-discard search (an AnalysisError
+    names what is wrong)."""
+    deal = _deal(deal)
+    contract = _contract(contract)
+    seat(declarer, "declarer")
+    seat(leader, "leader")
+    if contract.kind is ContractKind.ALLPASS:
+        raise AnalysisError("all-pass has no declarer and no discard; ask for a trick contract or misère")
+    pool = declarer_pool(deal, declarer)
+    if len(pool) < 3:
+        raise AnalysisError("the deal has no cards to play after the discard")
+    return DiscardJob(deal.hands, pool, declarer, contract, leader)
+
+
+def found_best(found: DiscardSearch | PositionError, job: DiscardJob, all_discards: bool) -> BestDiscard:
+    """A search's answer as a BestDiscard (its discards in canonical order),
+    or the AnalysisError of a refused search."""
+    if isinstance(found, PositionError):
+        raise AnalysisError(f"cannot search the discards: {found}") from None
+    discards = tuple(sorted(found.discards, key=discard_order))
+    return BestDiscard(job.declarer, job.contract, found.value, discards, found.classes, all_discards, job.leader)
+
+
 def best_discard(
     deal: Deal | str,
     declarer: int,
@@ -138,21 +164,11 @@ def best_discard(
     comes first in canonical form (the rule of
     :func:`~solver.advice.play.canonical_key`), found without proving every
     tie."""
-    deal = _deal(deal)
-    contract = _contract(contract)
-    seat(declarer, "declarer")
-    seat(leader, "leader")
-    if contract.kind is ContractKind.ALLPASS:
-        raise AnalysisError("all-pass has no declarer and no discard; ask for a trick contract or misère")
-    pool = declarer_pool(deal, declarer)
-    if len(pool) < 3:
-        raise AnalysisError("the deal has no cards to play after the discard")
+    job = discard_job(deal, declarer, contract, leader)
     solver = given_solver(solver)
     try:
-        found = best_discard_search(solver, deal.hands, pool, declarer, contract, leader, all_discards,
-                                    canonical=canonical)
+        found: DiscardSearch | PositionError = best_discard_search(
+            solver, job.hands, job.pool, declarer, job.contract, leader, all_discards, canonical=canonical)
     except PositionError as error:
-        raise AnalysisError(f"cannot search the discards: {error}") from None
-    discards = tuple(sorted(found.discards, key=discard_order))
-    return BestDiscard(declarer, contract, found.value, discards, found.classes, all_discards and not canonical,
-                       leader)
+        found = error
+    return found_best(found, job, all_discards and not canonical)

@@ -14,23 +14,23 @@ knew every card would.
 
 The table is 18 independent best-discard searches (3 seats × 6 contracts),
 so ``workers`` threads can share them, each with a solver of its own: the
-calling thread with ``solver``, the others from a pool of helper threads that
-keep their solvers between tables. Misère goes first: its three searches take
-most of the time (about 59 % of a table on random deals), and the trick
-contracts fill in around them.
+calling thread with ``solver``, the others with solvers the calling thread
+keeps for them between tables. All 18 go to the C core in one call, which
+starts the other threads itself (no interpreter lock between two
+searches). Misère goes first: its three searches take most of the time
+(about 59 % of a table on random deals), and the trick contracts fill in
+around them.
 """
 from __future__ import annotations
 
-import queue
 import threading
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..api import given_solver, thread_solver
-from ..engine import Solver
+from ..api import given_solver
+from ..engine import Solver, best_discards_many
 from ..notation import NO_TRUMP, Contract, ContractKind, Deal, Hand
-from .discard import AnalysisError, best_discard
+from .discard import AnalysisError, BestDiscard, discard_job, found_best
 
 __all__ = ["StrainBest", "SeatTable", "DiscardTable", "discard_table", "highest_contract",
            "BIDDING_ORDER"]
@@ -96,19 +96,18 @@ class DiscardTable:
 CONTRACTS = tuple(Contract(ContractKind.TRICKS, 6, s) for s in range(NO_TRUMP + 1)) + (MISERE,)
 """A row's contracts: 6 in each strain (♠ ♣ ♦ ♥ NT), then misère."""
 
-_helpers: ThreadPoolExecutor | None = None
-_helpers_lock = threading.Lock()
+_partners = threading.local()
 
 
-def _helper_pool() -> ThreadPoolExecutor:
-    """The helper threads (created on first use; each thread's solver stays
-    with it)."""
-    global _helpers
-    with _helpers_lock:
-        if _helpers is None:
-            _helpers = ThreadPoolExecutor(max_workers=len(CONTRACTS) * 3 - 1,
-                                          thread_name_prefix="prefdd-table")
-        return _helpers
+def _partner_solvers(count: int) -> list[Solver]:
+    """``count`` solvers of the calling thread's own for the table's other
+    threads (created on first use; they stay with the thread, so their
+    tables and memory are reused from table to table)."""
+    kept: list[Solver] = getattr(_partners, "solvers", [])
+    while len(kept) < count:
+        kept.append(Solver())
+    _partners.solvers = kept
+    return kept[:count]
 
 
 def _searches(threads: int) -> list[tuple[int, int]]:
@@ -133,48 +132,26 @@ def discard_table(deal: Deal | str, *, leader: int = 0, solver: Solver | None = 
     """Every seat as the declarer taking the talon: best tricks per strain and
     misère with a best discard each, and the highest contract he could make.
     ``workers`` threads share the searches (1: all on the calling thread,
-    with ``solver``; the others use their own solvers, every enhancement on).
-    A stop requested on ``solver`` ends the table once each other thread has
-    finished the search it is in."""
+    with ``solver``; the others use solvers of their own, every enhancement
+    on). A stop requested on ``solver`` ends the table once each other
+    thread has finished the search it is in."""
     deal = Deal.coerce(deal)
     if deal.talon is None:
         raise AnalysisError("the deal's table needs the talon: give three hands and the talon")
     solver = given_solver(solver)
     workers = min(_check_workers(workers), len(CONTRACTS) * 3)
-    found: dict[tuple[int, int], StrainBest] = {}
-    jobs: queue.SimpleQueue[tuple[int, int]] = queue.SimpleQueue()
-    for job in _searches(workers):
-        jobs.put(job)
-    failed = threading.Event()
-
-    def drain(own: Solver | None) -> None:
-        """Search until no job is left (or another thread failed)."""
-        while not failed.is_set():
-            try:
-                seat, c = jobs.get_nowait()
-            except queue.Empty:
-                return
-            try:
-                use = own if own is not None else thread_solver()   # made only by a thread that searches
-                best = best_discard(deal, seat, CONTRACTS[c], leader=leader, all_discards=False, solver=use)
-            except BaseException:
-                failed.set()
-                raise
-            found[seat, c] = StrainBest(CONTRACTS[c], best.value, best.discard)
-
-    helpers = [_helper_pool().submit(drain, None) for _ in range(workers - 1)]
-    try:
-        drain(solver)
-    finally:
-        # A helper still waiting for a pool thread has nothing left to do.
-        errors = [h.exception() for h in helpers if not h.cancel()]
-    for error in errors:
-        if error is not None:
-            raise error
+    order = _searches(workers)
+    jobs = [discard_job(deal, seat, CONTRACTS[c], leader) for seat, c in order]
+    answers = best_discards_many([solver, *_partner_solvers(workers - 1)], jobs)
+    found = {key: found_best(answer, job, False) for key, job, answer in zip(order, jobs, answers)}
     rows = []
     for seat in range(3):
-        strains = tuple(found[seat, c] for c in range(NO_TRUMP + 1))
-        misere = found[seat, NO_TRUMP + 1]
+        strains = tuple(_strain_best(found[seat, c]) for c in range(NO_TRUMP + 1))
+        misere = _strain_best(found[seat, NO_TRUMP + 1])
         best = highest_contract([b.value for b in strains], misere.value)
         rows.append(SeatTable(seat, strains, misere, best))
     return DiscardTable(deal, (rows[0], rows[1], rows[2]), leader)
+
+
+def _strain_best(best: BestDiscard) -> StrainBest:
+    return StrainBest(best.contract, best.value, best.discard)
