@@ -2,6 +2,7 @@
  * tt.c - transposition table: relative-rank keys, set-associative buckets.
  */
 #include <stdlib.h>
+#include <stdatomic.h>
 #include <string.h>
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -14,17 +15,77 @@
  * table, so each would also miss the TLB with 4 KiB pages: on Linux the
  * table asks for 2 MiB pages (transparent huge pages, where the kernel
  * allows them; nothing changes where it does not). */
-static void *table_alloc(size_t bytes)
+static size_t block_bytes(size_t bytes)
+{
+    return bytes < HUGE_PAGE ? bytes : (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+}
+
+static void *new_block(size_t bytes)
 {
     if (bytes < HUGE_PAGE)
         return aligned_alloc(64, bytes);
-    bytes = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
     void *memory = aligned_alloc(HUGE_PAGE, bytes);
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
     if (memory)
         madvise(memory, bytes, MADV_HUGEPAGE);
 #endif
     return memory;
+}
+
+/* Freed table blocks are kept for the next table of the same size (a run of
+ * layouts makes fresh solvers, one a worker, and a service one a request):
+ * a new block's first touch faults in every page, measured on the 2-core
+ * development VM at 5-400 ms for two 16 MiB solvers (the kernel zeroing
+ * pages the host hands out anew), a kept one costs its memset in tt_clear
+ * (about 1 ms each). At most KEPT_BLOCKS blocks and KEPT_BYTES in all;
+ * tables are made and freed rarely, so a spin lock guards the list. */
+#define KEPT_BLOCKS 8
+#define KEPT_BYTES ((size_t)256 << 20)
+static atomic_flag kept_lock = ATOMIC_FLAG_INIT;
+static struct kept_block { void *memory; size_t bytes; } kept[KEPT_BLOCKS];
+static size_t kept_total;
+
+static void lock_kept(void)
+{
+    while (atomic_flag_test_and_set_explicit(&kept_lock, memory_order_acquire))
+        ;
+}
+
+static void unlock_kept(void)
+{
+    atomic_flag_clear_explicit(&kept_lock, memory_order_release);
+}
+
+static void *table_alloc(size_t bytes)
+{
+    bytes = block_bytes(bytes);
+    void *memory = NULL;
+    lock_kept();
+    for (int i = 0; i < KEPT_BLOCKS && !memory; i++)
+        if (kept[i].memory && kept[i].bytes == bytes) {
+            memory = kept[i].memory;
+            kept[i].memory = NULL;
+            kept_total -= bytes;
+        }
+    unlock_kept();
+    return memory ? memory : new_block(bytes);
+}
+
+static void table_release(void *memory, size_t bytes)
+{
+    if (!memory)
+        return;
+    bytes = block_bytes(bytes);
+    lock_kept();
+    for (int i = 0; i < KEPT_BLOCKS && memory && kept_total + bytes <= KEPT_BYTES; i++)
+        if (!kept[i].memory) {
+            kept[i].memory = memory;
+            kept[i].bytes = bytes;
+            kept_total += bytes;
+            memory = NULL;
+        }
+    unlock_kept();
+    free(memory);
 }
 
 /* The largest power of two of `size`-byte items that fits in `bytes`.
@@ -45,14 +106,14 @@ int tt_init(tt *t, size_t bytes)
     size_t buckets = power_of_two_items(bytes / 2, sizeof(tt_entry) * TT_WAYS);
     size_t stride = sizeof(part_bucket) + PART_WAYS * sizeof(part_entry);
     size_t parts = power_of_two_items(bytes / 2, stride);
+    t->bucket_mask = buckets - 1;   /* set first: tt_free releases by these sizes */
+    t->part_bytes = parts * stride;
     t->entries = table_alloc(buckets * TT_WAYS * sizeof(tt_entry));
-    t->parts = table_alloc(parts * stride);
+    t->parts = table_alloc(t->part_bytes);
     if (!t->entries || !t->parts) {
         tt_free(t);
         return -1;
     }
-    t->bucket_mask = buckets - 1;
-    t->part_bytes = parts * stride;
     t->keep_used = 0;
     tt_set_part_ways(t, PART_WAYS);
     return 0;
@@ -69,8 +130,8 @@ void tt_set_part_ways(tt *t, int ways)
 
 void tt_free(tt *t)
 {
-    free(t->entries);
-    free(t->parts);
+    table_release(t->entries, (t->bucket_mask + 1) * TT_WAYS * sizeof(tt_entry));
+    table_release(t->parts, t->part_bytes);
     t->entries = NULL;
     t->parts = NULL;
 }
