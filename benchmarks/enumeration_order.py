@@ -25,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from sets import EASY_ENUMERATION, searching_hands  # noqa: E402
 from solver import Hand, Solver  # noqa: E402
+from solver.notation import ContractKind  # noqa: E402
 from solver.advice import RunOptions, enumerate_splits, enumeration_request  # noqa: E402
 from solver.advice import enumeration, layouts, parallel  # noqa: E402
 from solver.advice.enumeration import ENUMERATION_TABLE_MIB, _template  # noqa: E402
@@ -47,22 +48,26 @@ def one_call_a_split(space, evaluate, options, masks):
 @contextmanager
 def order(name: str):
     """Enumerate in ``name`` order ("warm" or "suit") while inside."""
-    saved = layouts.warm_order, parallel.MAX_CHUNK, enumeration.run_layouts, enumeration.ENUMERATION_TABLE_POLICY
+    saved = (layouts.warm_order, parallel.MAX_CHUNK, enumeration.run_layouts, enumeration.ENUMERATION_TABLE_POLICY,
+             enumeration.ENUMERATION_PARTITION_ONLY)
     if name == "suit":
         layouts.warm_order, parallel.MAX_CHUNK, enumeration.run_layouts = suit_by_suit, 2048, one_call_a_split
         enumeration.ENUMERATION_TABLE_POLICY = (DEFAULT_PART_WAYS, 1)
+        enumeration.ENUMERATION_PARTITION_ONLY = False
     try:
         yield
     finally:
-        (layouts.warm_order, parallel.MAX_CHUNK, enumeration.run_layouts,
-         enumeration.ENUMERATION_TABLE_POLICY) = saved
+        (layouts.warm_order, parallel.MAX_CHUNK, enumeration.run_layouts, enumeration.ENUMERATION_TABLE_POLICY,
+         enumeration.ENUMERATION_PARTITION_ONLY) = saved
 
 
 def nodes(request) -> int:
     size = len(request.hand)
     space = layouts.LayoutSpace(request.defenders, (size, size), (Hand(0), Hand(0)))
     solver = Solver(ENUMERATION_TABLE_MIB)
-    solver.set_table_policy(*enumeration.ENUMERATION_TABLE_POLICY)
+    trick_contracts = all(kind.kind is ContractKind.TRICKS for kind in request.kinds)
+    solver.set_table_policy(*enumeration.ENUMERATION_TABLE_POLICY,
+                            exact_table=not (enumeration.ENUMERATION_PARTITION_ONLY and trick_contracts))
     start = StartSolver(solver, _template(request, request.kinds[0], size),
                         ((request.declarer + 1) % 3, (request.declarer + 2) % 3))
     for first, second in space.enumerate_masks():

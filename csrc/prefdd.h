@@ -101,17 +101,23 @@ void pdd_free(pdd_solver *solver);
 /* Switch enhancements (PDD_OPT_* flags); answers the previous flags. Changing
  * options clears the table. */
 int pdd_set_options(pdd_solver *solver, int flags);
-/* How the table keeps entries over many top-level calls. Defaults (15, 1)
- * suit unrelated positions: each call starts a table generation, and the
+/* How the table keeps entries over many top-level calls. Defaults (15, 1,
+ * 1) suit unrelated positions: each call starts a table generation, and the
  * entries of older ones are the first replaced. A long run of similar
  * positions (an enumeration's splits, one after another on one solver) wants
  * the entries of the calls just before: solves_per_generation calls share a
  * generation (1..PDD_MAX_SOLVES_PER_GENERATION), and a partition bucket,
  * which holds the entries of one shape, has part_ways entries
- * (1..PDD_MAX_PART_WAYS; fewer buckets in the same memory). Changes only the
- * speed, never a value. Clears the table; PDD_ERR_POLICY out of range. */
+ * (1..PDD_MAX_PART_WAYS; fewer buckets in the same memory). exact_table 1
+ * splits the memory between the exact and the partition entries as
+ * pdd_new does; 0 gives the partition entries all of table_bytes and the
+ * exact ones the least (64 KiB more): for trick contracts searched with
+ * partition entries, which never read the exact ones (misere does). Changes
+ * only the speed, never a value. Clears the table; PDD_ERR_POLICY out of
+ * range, PDD_ERR_NO_MEMORY when the memory cannot be had (the table then as
+ * it was). */
 enum { PDD_MAX_PART_WAYS = 127, PDD_MAX_SOLVES_PER_GENERATION = 1 << 20 };
-int pdd_set_table_policy(pdd_solver *solver, int part_ways, int solves_per_generation);
+int pdd_set_table_policy(pdd_solver *solver, int part_ways, int solves_per_generation, int exact_table);
 /* Move-ordering weights for leads (see order.c for what each one scores):
  * PDD_ORDER_WEIGHTS integers, each within its range (pdd_order_weight_info;
  * most within +-PDD_WEIGHT_LIMIT). Weights change only the speed, never a
@@ -151,6 +157,12 @@ int pdd_solve(pdd_solver *solver, const pdd_position *position, int *value);
  * on; a stop request ends it: the position under way and every later one
  * answer PDD_ERR_STOPPED, and so does the call. Otherwise PDD_OK. */
 int pdd_solve_many(pdd_solver *solver, const pdd_position *positions, int count, int32_t *values);
+/* pdd_solve_many of count copies of template, copy i with the hand masks
+ * hands[2i] for seat seat_a and hands[2i + 1] for seat seat_b (an
+ * enumeration's splits: 8 bytes a position to pass instead of 64).
+ * PDD_ERR_SEAT for seats outside 0..2 or equal. */
+int pdd_solve_hands(pdd_solver *solver, const pdd_position *template, int seat_a, int seat_b,
+                    const uint32_t *hands, int count, int32_t *values);
 
 /* One null-window search: *result = 1 if the value is at least target, else 0.
  * This is "can the declarer make target?" for trick contracts and "is the

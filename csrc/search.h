@@ -15,6 +15,7 @@ struct pdd_solver {
     atomic_int stop_requested;
     int stopped;           /* the search under way saw the stop request */
     pdd_stats stats;
+    size_t table_bytes;         /* the table's memory as asked for at pdd_new */
     int solves_per_generation;  /* top-level calls that share a table generation */
     int solves_in_generation;   /* ... begun in the current one */
     uint32_t history[3][32];  /* cut-offs by seat and card: move ordering only */

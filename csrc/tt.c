@@ -1,8 +1,9 @@
 /*
  * tt.c - transposition table: relative-rank keys, set-associative buckets.
  */
-#include <stdlib.h>
 #include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -11,38 +12,17 @@
 
 #define HUGE_PAGE (2u << 20)
 
-/* Table memory, zeroed by tt_clear. Look-ups hit random places of a large
- * table, so each would also miss the TLB with 4 KiB pages: on Linux the
- * table asks for 2 MiB pages (transparent huge pages, where the kernel
- * allows them; nothing changes where it does not). */
-static size_t block_bytes(size_t bytes)
-{
-    return bytes < HUGE_PAGE ? bytes : (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
-}
-
-static void *new_block(size_t bytes)
-{
-    if (bytes < HUGE_PAGE)
-        return aligned_alloc(64, bytes);
-    void *memory = aligned_alloc(HUGE_PAGE, bytes);
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    if (memory)
-        madvise(memory, bytes, MADV_HUGEPAGE);
-#endif
-    return memory;
-}
-
 /* Freed table blocks are kept for the next table of the same size (a run of
  * layouts makes fresh solvers, one a worker, and a service one a request):
- * a new block's first touch faults in every page, measured on the 2-core
+ * a new block's first touches fault in its pages, measured on the 2-core
  * development VM at 5-400 ms for two 16 MiB solvers (the kernel zeroing
- * pages the host hands out anew), a kept one costs its memset in tt_clear
- * (about 1 ms each). At most KEPT_BLOCKS blocks and KEPT_BYTES in all;
- * tables are made and freed rarely, so a spin lock guards the list. */
+ * pages the host hands out anew), while a kept one costs one memset (about
+ * 1 ms each). At most KEPT_BLOCKS blocks and KEPT_BYTES in all; tables are
+ * made and freed rarely, so a spin lock guards the list. */
 #define KEPT_BLOCKS 8
 #define KEPT_BYTES ((size_t)256 << 20)
 static atomic_flag kept_lock = ATOMIC_FLAG_INIT;
-static struct kept_block { void *memory; size_t bytes; } kept[KEPT_BLOCKS];
+static struct kept_block { void *block; void *memory; size_t bytes; } kept[KEPT_BLOCKS];
 static size_t kept_total;
 
 static void lock_kept(void)
@@ -56,36 +36,75 @@ static void unlock_kept(void)
     atomic_flag_clear_explicit(&kept_lock, memory_order_release);
 }
 
-static void *table_alloc(size_t bytes)
+static size_t block_bytes(size_t bytes)
 {
-    bytes = block_bytes(bytes);
+    return bytes < HUGE_PAGE ? bytes : (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+}
+
+/* A kept block of exactly `bytes`, zeroed, or NULL. */
+static void *kept_alloc(size_t bytes, void **block)
+{
     void *memory = NULL;
     lock_kept();
     for (int i = 0; i < KEPT_BLOCKS && !memory; i++)
-        if (kept[i].memory && kept[i].bytes == bytes) {
+        if (kept[i].block && kept[i].bytes == bytes) {
             memory = kept[i].memory;
-            kept[i].memory = NULL;
+            *block = kept[i].block;
+            kept[i].block = NULL;
             kept_total -= bytes;
         }
     unlock_kept();
-    return memory ? memory : new_block(bytes);
+    if (memory)
+        memset(memory, 0, bytes);
+    return memory;
 }
 
-static void table_release(void *memory, size_t bytes)
+/* Zeroed table memory (every slot empty), `bytes` of it aligned, and in
+ * *block what to release: a kept block of that size, else new memory from
+ * calloc, which takes fresh pages for large blocks and does not write them
+ * (the kernel hands out zero pages as they are first touched, so a table
+ * replaced at once, as tt_reshape does, costs nothing). Look-ups hit random
+ * places of a large table, so each would also miss the TLB with 4 KiB
+ * pages: on Linux the table asks for 2 MiB pages (transparent huge pages,
+ * where the kernel allows them; nothing changes where it does not). */
+static void *table_alloc(size_t bytes, void **block)
 {
-    if (!memory)
+    size_t align = bytes < HUGE_PAGE ? 64 : HUGE_PAGE;
+    *block = NULL;
+    if (bytes > SIZE_MAX - 2 * (size_t)HUGE_PAGE)
+        return NULL;
+    bytes = block_bytes(bytes);
+    void *memory = kept_alloc(bytes, block);
+    if (memory)
+        return memory;
+    unsigned char *raw = calloc(1, bytes + align);
+    if (!raw)
+        return NULL;
+    *block = raw;
+    memory = raw + (align - (uintptr_t)raw % align) % align;
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (align == HUGE_PAGE)
+        madvise(memory, bytes, MADV_HUGEPAGE);
+#endif
+    return memory;
+}
+
+/* Give back what table_alloc answered for `bytes`: kept while there is room,
+ * else freed. */
+static void table_release(void *block, void *memory, size_t bytes)
+{
+    if (!block)
         return;
     bytes = block_bytes(bytes);
     lock_kept();
-    for (int i = 0; i < KEPT_BLOCKS && memory && kept_total + bytes <= KEPT_BYTES; i++)
-        if (!kept[i].memory) {
-            kept[i].memory = memory;
-            kept[i].bytes = bytes;
+    for (int i = 0; i < KEPT_BLOCKS && block && kept_total + bytes <= KEPT_BYTES; i++)
+        if (!kept[i].block) {
+            kept[i] = (struct kept_block){ block, memory, bytes };
             kept_total += bytes;
-            memory = NULL;
+            block = NULL;
         }
     unlock_kept();
-    free(memory);
+    free(block);
 }
 
 /* The largest power of two of `size`-byte items that fits in `bytes`.
@@ -103,35 +122,53 @@ static size_t power_of_two_items(size_t bytes, size_t size)
 int tt_init(tt *t, size_t bytes)
 {
     rank_tables_init();
-    size_t buckets = power_of_two_items(bytes / 2, sizeof(tt_entry) * TT_WAYS);
-    size_t stride = sizeof(part_bucket) + PART_WAYS * sizeof(part_entry);
-    size_t parts = power_of_two_items(bytes / 2, stride);
-    t->bucket_mask = buckets - 1;   /* set first: tt_free releases by these sizes */
-    t->part_bytes = parts * stride;
-    t->entries = table_alloc(buckets * TT_WAYS * sizeof(tt_entry));
-    t->parts = table_alloc(t->part_bytes);
-    if (!t->entries || !t->parts) {
-        tt_free(t);
-        return -1;
-    }
+    t->entries = NULL;
+    t->parts = NULL;
+    t->entries_block = t->parts_block = NULL;
     t->keep_used = 0;
-    tt_set_part_ways(t, PART_WAYS);
-    return 0;
+    return tt_reshape(t, bytes / 2, bytes / 2, PART_WAYS);
 }
 
-void tt_set_part_ways(tt *t, int ways)
+int tt_reshape(tt *t, size_t exact_bytes, size_t part_bytes, int ways)
 {
     assert(ways >= 1 && ways <= PART_WAYS_MAX);
+    size_t buckets = power_of_two_items(exact_bytes, sizeof(tt_entry) * TT_WAYS);
+    size_t stride = sizeof(part_bucket) + (size_t)ways * sizeof(part_entry);
+    size_t parts = power_of_two_items(part_bytes, stride);
+    if (t->entries && t->parts && buckets - 1 == t->bucket_mask && parts - 1 == t->part_mask
+        && stride == t->part_stride) {
+        tt_clear(t);   /* the same shape: no new memory to touch */
+        return 0;
+    }
+    void *entries_block, *parts_block;
+    tt_entry *entries = table_alloc(buckets * TT_WAYS * sizeof(tt_entry), &entries_block);
+    unsigned char *memory = table_alloc(parts * stride, &parts_block);
+    if (!entries || !memory) {
+        table_release(entries_block, entries, buckets * TT_WAYS * sizeof(tt_entry));
+        table_release(parts_block, memory, parts * stride);
+        return -1;     /* the table stays as it was */
+    }
+    tt_free(t);
+    t->entries_block = entries_block;
+    t->parts_block = parts_block;
+    t->entries = entries;
+    t->bucket_mask = buckets - 1;
+    t->parts = memory;
+    t->part_mask = parts - 1;
+    t->part_bytes = parts * stride;
+    t->part_stride = stride;
     t->part_ways = ways;
-    t->part_stride = sizeof(part_bucket) + (size_t)ways * sizeof(part_entry);
-    t->part_mask = power_of_two_items(t->part_bytes, t->part_stride) - 1;
-    tt_clear(t);
+    t->generation = 1;   /* the memory is zeroed: every slot empty */
+    return 0;
 }
 
 void tt_free(tt *t)
 {
-    table_release(t->entries, (t->bucket_mask + 1) * TT_WAYS * sizeof(tt_entry));
-    table_release(t->parts, t->part_bytes);
+    if (t->entries_block)
+        table_release(t->entries_block, t->entries, (t->bucket_mask + 1) * TT_WAYS * sizeof(tt_entry));
+    if (t->parts_block)
+        table_release(t->parts_block, t->parts, t->part_bytes);
+    t->entries_block = t->parts_block = NULL;
     t->entries = NULL;
     t->parts = NULL;
 }

@@ -91,7 +91,7 @@ typedef struct part_entry {
 /* 15 entries a bucket measured best for single solves: 7 lose entries a
  * search needs again, 31 cost more to scan than they save
  * (benchmarks/README.md). Long runs of similar positions want more entries
- * of one shape (tt_set_part_ways). */
+ * of one shape (tt_reshape). */
 #define PART_WAYS 15
 #define PART_WAYS_MAX PDD_MAX_PART_WAYS
 
@@ -112,6 +112,8 @@ typedef struct tt {
     int part_ways;          /* entries a bucket */
     int keep_used;          /* a partition entry that settles a node joins the current generation */
     uint8_t generation;
+    void *entries_block;    /* the allocations, to free (entries and parts are aligned within) */
+    void *parts_block;
 } tt;
 
 int tt_init(tt *t, size_t bytes);   /* 0 on success */
@@ -119,9 +121,11 @@ void tt_free(tt *t);
 void tt_clear(tt *t);
 void tt_new_generation(tt *t);
 size_t tt_bytes(const tt *t);
-/* Entries a partition bucket (1..PART_WAYS_MAX) in the same memory, fewer
- * buckets for more; clears the table. */
-void tt_set_part_ways(tt *t, int ways);
+/* New memory for the table: about exact_bytes for the exact entries,
+ * part_bytes for the partition entries in buckets of `ways` entries
+ * (1..PART_WAYS_MAX); cleared. 0 on success; -1 when the memory cannot be
+ * had, the table then as it was. */
+int tt_reshape(tt *t, size_t exact_bytes, size_t part_bytes, int ways);
 
 /* The key the search uses (see tt_read_position). */
 tt_key tt_make_key(const board *b, const rules *r);

@@ -16,6 +16,8 @@ at once raises :class:`SolverBusyError` instead of corrupting its table.
 from __future__ import annotations
 
 import struct
+from array import array
+from itertools import chain
 import threading
 from dataclasses import dataclass
 from typing import Sequence
@@ -76,6 +78,19 @@ def _check(code: int) -> None:
     if code == lib.PDD_ERR_WEIGHTS:
         raise OrderWeightsError(ffi.string(lib.pdd_error_text(code)).decode())
     raise PositionError(ffi.string(lib.pdd_error_text(code)).decode())
+
+
+def _answers(code: int, answers: list[int], what: str) -> list[int]:
+    """A batch call's values; its error, or the first refused item's
+    (named ``what[i]``), raised."""
+    _check(code)
+    for i, value in enumerate(answers):
+        if value < 0:
+            try:
+                _check(value)
+            except PositionError as error:
+                raise type(error)(f"{what}[{i}]: {error}") from None
+    return answers
 
 
 def _require(ok: bool, message: str) -> None:
@@ -286,14 +301,27 @@ class Solver:
             answers = ffi.unpack(values, count) if count else []
         finally:
             self._lock.release()
-        _check(code)
-        for i, value in enumerate(answers):
-            if value < 0:
-                try:
-                    _check(value)
-                except PositionError as error:
-                    raise type(error)(f"positions[{i}]: {error}") from None
-        return answers
+        return _answers(code, answers, "positions")
+
+    def _solve_hands(self, template, seats: tuple[int, int], pairs: Sequence[tuple[int, int]]) -> list[int]:
+        """``pdd_solve_hands``: the C struct ``template`` with each pair of
+        hand masks for the two ``seats``."""
+        count = len(pairs)
+        try:
+            hands = array("I", chain.from_iterable(pairs))
+        except (OverflowError, TypeError):
+            raise PositionError("hand masks must be whole numbers 0..2**32-1") from None
+        if len(hands) != 2 * count:
+            raise PositionError("give each split as a pair of hand masks")
+        values = ffi.new("int32_t[]", max(count, 1))
+        self._acquire()
+        try:
+            code = lib.pdd_solve_hands(self._handle, template, seats[0], seats[1],
+                                       ffi.from_buffer("uint32_t[]", hands), count, values)
+            answers = ffi.unpack(values, count) if count else []
+        finally:
+            self._lock.release()
+        return _answers(code, answers, "pairs")
 
     def probe(self, position: Position, target: int) -> bool:
         """One null-window search: is the value at least ``target``? (Trick
@@ -346,23 +374,30 @@ class Solver:
         finally:
             self._lock.release()
 
-    def set_table_policy(self, part_ways: int = DEFAULT_PART_WAYS, solves_per_generation: int = 1) -> None:
+    def set_table_policy(self, part_ways: int = DEFAULT_PART_WAYS, solves_per_generation: int = 1,
+                         exact_table: bool = True) -> None:
         """How the table keeps entries over many calls (``pdd_set_table_policy``):
         the defaults suit unrelated positions; a long run of similar ones (an
-        enumeration's splits) gains from more partition entries a shape and
-        from several calls sharing a table generation. Never changes a value;
-        clears the table."""
+        enumeration's splits) gains from more partition entries a shape, from
+        several calls sharing a table generation and, for trick contracts
+        only (they never read the exact entries), from ``exact_table=False``:
+        the partition entries get all the table's memory. Never changes a
+        value; clears the table."""
         for name, value, top in (("part_ways", part_ways, lib.PDD_MAX_PART_WAYS),
                                  ("solves_per_generation", solves_per_generation,
                                   lib.PDD_MAX_SOLVES_PER_GENERATION)):
             if not _whole(value) or not 1 <= value <= top:
                 raise SolverArgumentError(f"{name} must be a whole number 1..{top}, got {value!r:.60}")
+        if not isinstance(exact_table, bool):
+            raise SolverArgumentError(f"exact_table must be True or False, got {exact_table!r:.60}")
         if not self._lock.acquire(blocking=False):
             raise SolverBusyError("this Solver is in use by another thread; use one Solver per thread")
         try:
-            code = lib.pdd_set_table_policy(self._handle, part_ways, solves_per_generation)
+            code = lib.pdd_set_table_policy(self._handle, part_ways, solves_per_generation, int(exact_table))
         finally:
             self._lock.release()
+        if code == lib.PDD_ERR_NO_MEMORY:
+            raise MemoryError("solver table")
         if code != lib.PDD_OK:   # ranges checked above: the C core refusing them is a bug
             raise SolverArgumentError(ffi.string(lib.pdd_error_text(code)).decode())
 
@@ -569,16 +604,10 @@ class StartSolver:
 
     def solve_pairs(self, pairs: Sequence[tuple[int, int]]) -> list[int]:
         """:meth:`solve` of each (first, second) pair of hand masks, in one C
-        call (``pdd_solve_many``: the same values and table as one call each,
+        call (``pdd_solve_hands``: the same values and table as one call each,
         solved in order); a refused pair raises its PositionError, a stop
         SearchStopped."""
-        fields = list(self.fields)
-        one, other = self.seats
-        packed = []
-        for first, second in pairs:
-            fields[one], fields[other] = first, second
-            packed.append(tuple(fields))
-        return self.solver._solve_packed(packed)
+        return self.solver._solve_hands(self.position, self.seats, pairs)
 
 
 class StartDiscards:

@@ -26,7 +26,7 @@ SEARCHING = [("AKT8.7.QJT8.QJ9", "8...J", "6d"), ("K87.KT7.T7.AKQT", ".K..Q", "6
 DEFAULT_POLICY = (DEFAULT_PART_WAYS, 1)
 # The enumeration's policy, and small ones that wrap the 8-bit generation and
 # fill buckets within a few hundred splits.
-POLICIES = [ENUMERATION_TABLE_POLICY, (7, 3), (1, 1), (127, 1)]
+POLICIES = [ENUMERATION_TABLE_POLICY, (*ENUMERATION_TABLE_POLICY, False), (7, 3, False), (1, 1), (127, 1)]
 
 
 def suit_order_splits(defenders: Hand, size: int) -> list[int]:
@@ -48,7 +48,7 @@ def values_in_order(request, kind, splits: list[int], solver: Solver) -> dict[in
     return {first: start.solve(first, request.defenders.mask & ~first) for first in splits}
 
 
-def values_in_batches(request, kind, splits: list[int], policy: tuple[int, int], mib: int = 16,
+def values_in_batches(request, kind, splits: list[int], policy: tuple, mib: int = 16,
                       nodes: list[int] | None = None) -> dict[int, int]:
     """values_in_order as a worker of the enumeration solves them: 256 splits
     a C call, on a solver with the table ``policy`` (its nodes appended to
@@ -160,7 +160,9 @@ def test_the_table_policy_gives_each_split_of_the_searching_hands_the_same_value
     nodes: list[int] = []
     default = values_in_batches(request, kind, sample, DEFAULT_POLICY, mib=64, nodes=nodes)
     assert values_in_batches(request, kind, sample, ENUMERATION_TABLE_POLICY, mib=64, nodes=nodes) == default
-    assert nodes[1] < 0.8 * nodes[0]   # the policy is in force: entries of earlier splits serve later ones
+    assert values_in_batches(request, kind, sample, (*ENUMERATION_TABLE_POLICY, False), mib=64, nodes=nodes) == default
+    # The policy is in force: entries of earlier splits serve later ones.
+    assert nodes[2] <= nodes[1] < 0.8 * nodes[0]
     position = {first: i for i, first in enumerate(suit_order_splits(request.defenders, len(request.hand)))}
     old = sorted(sample, key=position.__getitem__)
     assert values_in_order(request, kind, old, Solver(16)) == default
@@ -177,5 +179,6 @@ def test_the_enumeration_counts_are_the_same_under_either_policy(monkeypatch) ->
     request = enumeration_request(HAND, 0, "6s", defenders=DEFENDERS, prior_tricks=PRIOR)
     tuned = enumerate_splits(request, RunOptions(workers=2))
     monkeypatch.setattr(enumeration, "ENUMERATION_TABLE_POLICY", DEFAULT_POLICY)
+    monkeypatch.setattr(enumeration, "ENUMERATION_PARTITION_ONLY", False)
     plain = enumerate_splits(request, RunOptions(workers=2))
     assert tuned.contracts == plain.contracts and tuned.run.complete and plain.run.complete

@@ -100,6 +100,7 @@ def test_advice_functions(function, good: dict) -> None:
     (lambda: Solver(1).set_table_policy(10**30), ValueError, "part_ways"),
     (lambda: Solver(1).set_table_policy(15, 0), ValueError, "solves_per_generation"),
     (lambda: Solver(1).set_table_policy("63", 1), ValueError, "part_ways"),
+    (lambda: Solver(1).set_table_policy(63, 1, 0), ValueError, "exact_table"),
     (lambda: Solver(1).set_order_weights([10**30] * 29), ValueError, "whole numbers"),
     (lambda: Solver(1).set_order_weights(None), ValueError, "whole numbers"),
     (lambda: RunOptions(cancel="yes"), TypeError, "cancel"),

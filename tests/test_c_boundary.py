@@ -165,12 +165,52 @@ def test_solve_many_honours_the_stop_flag(solver) -> None:
 # ---- pdd_set_table_policy ----------------------------------------------------------
 
 def test_table_policy_refuses_out_of_range_values_and_keeps_solving(solver) -> None:
-    assert lib.pdd_set_table_policy(ffi.NULL, 15, 1) == lib.PDD_ERR_NULL
-    for ways, span in ((0, 1), (-1, 1), (lib.PDD_MAX_PART_WAYS + 1, 1), (15, 0), (15, -5),
-                       (15, lib.PDD_MAX_SOLVES_PER_GENERATION + 1), (2**31 - 1, 2**31 - 1)):
-        assert lib.pdd_set_table_policy(solver, ways, span) == lib.PDD_ERR_POLICY
+    assert lib.pdd_set_table_policy(ffi.NULL, 15, 1, 1) == lib.PDD_ERR_NULL
+    for ways, span, exact in ((0, 1, 1), (-1, 1, 1), (lib.PDD_MAX_PART_WAYS + 1, 1, 1), (15, 0, 1), (15, -5, 1),
+                              (15, lib.PDD_MAX_SOLVES_PER_GENERATION + 1, 1), (2**31 - 1, 2**31 - 1, 1),
+                              (15, 1, 2), (15, 1, -1)):
+        assert lib.pdd_set_table_policy(solver, ways, span, exact) == lib.PDD_ERR_POLICY
     assert ffi.string(lib.pdd_error_text(lib.PDD_ERR_POLICY)).decode() not in ("", "unknown error")
-    for ways, span in ((1, 1), (lib.PDD_MAX_PART_WAYS, lib.PDD_MAX_SOLVES_PER_GENERATION), (63, 2048), (15, 1)):
-        assert lib.pdd_set_table_policy(solver, ways, span) == lib.PDD_OK
+    for ways, span, exact in ((1, 1, 1), (lib.PDD_MAX_PART_WAYS, lib.PDD_MAX_SOLVES_PER_GENERATION, 0),
+                              (63, 2048, 0), (63, 2048, 1), (15, 1, 1)):
+        assert lib.pdd_set_table_policy(solver, ways, span, exact) == lib.PDD_OK
         assert solve(solver, position()) == (lib.PDD_OK, 3)
         assert solve(solver, position(declarer=2)) == (lib.PDD_OK, 0)
+        assert solve(solver, position(objective=1, declarer=1)) == (lib.PDD_OK, 0)   # misere: the exact table
+
+
+def test_table_policy_moves_the_memory_between_the_tables() -> None:
+    solver = lib.pdd_new(1 << 20)
+    try:
+        assert lib.pdd_table_bytes(solver) == 1 << 20
+        assert lib.pdd_set_table_policy(solver, 63, 1, 0) == lib.PDD_OK
+        assert lib.pdd_table_bytes(solver) == (1 << 20) + (64 << 10)   # all of it for partition entries
+        assert lib.pdd_set_table_policy(solver, 15, 1, 1) == lib.PDD_OK
+        assert lib.pdd_table_bytes(solver) == 1 << 20
+    finally:
+        lib.pdd_free(solver)
+
+
+# ---- pdd_solve_hands ----------------------------------------------------------------
+
+def test_solve_hands_answers_as_solve_many_and_refuses_bad_arguments(solver) -> None:
+    template = position()
+    hands = ffi.new("uint32_t[]", [H1, H2, H2, H1, H1 | 1, H2, 0, 0])
+    values = ffi.new("int32_t[]", 4)
+    assert lib.pdd_solve_hands(solver, template, 1, 2, hands, 4, values) == lib.PDD_OK
+    expected = [solve(solver, position(hands=h))[1] for h in ([H0, H1, H2], [H0, H2, H1])]
+    assert list(values) == expected + [lib.PDD_ERR_DUPLICATE, lib.PDD_ERR_HAND_SIZE]
+    assert lib.pdd_solve_hands(ffi.NULL, template, 1, 2, hands, 1, values) == lib.PDD_ERR_NULL
+    assert lib.pdd_solve_hands(solver, ffi.NULL, 1, 2, hands, 1, values) == lib.PDD_ERR_NULL
+    assert lib.pdd_solve_hands(solver, template, 1, 2, ffi.NULL, 1, values) == lib.PDD_ERR_NULL
+    assert lib.pdd_solve_hands(solver, template, 1, 2, hands, 1, ffi.NULL) == lib.PDD_ERR_NULL
+    assert lib.pdd_solve_hands(solver, template, 1, 2, hands, -1, values) == lib.PDD_ERR_COUNT
+    for a, b in ((1, 1), (-1, 2), (1, 3), (2**31 - 1, 0)):
+        assert lib.pdd_solve_hands(solver, template, a, b, hands, 1, values) == lib.PDD_ERR_SEAT
+    assert lib.pdd_solve_hands(solver, template, 1, 2, ffi.NULL, 0, values) == lib.PDD_OK   # nothing to read
+    lib.pdd_request_stop(solver)   # a stop ends the batch: the position under way and every later one
+    try:
+        assert lib.pdd_solve_hands(solver, template, 1, 2, hands, 4, values) == lib.PDD_ERR_STOPPED
+        assert list(values) == [lib.PDD_ERR_STOPPED] * 4
+    finally:
+        lib.pdd_clear_stop(solver)

@@ -69,7 +69,7 @@ STRATEGIES = {
     "int32": int32,
     "uint32": uint32,
     "stop": st.integers(0, 3).map(lambda k: k == 0),   # a quarter of the calls
-    "calls": st.lists(st.integers(0, 14), min_size=1, max_size=4),
+    "calls": st.lists(st.integers(0, 16), min_size=1, max_size=4),
     "order": st.one_of(st.permutations([0, 1, 2, 3]), st.lists(st.sampled_from([-1, 0, 3, 4, INT32[1]]),
                                                               min_size=4, max_size=4)),
     "many": st.sampled_from([0, 1, 2, 3, -1, INT32[0]]),
@@ -89,7 +89,7 @@ def random_draw(rng: random.Random):
         "int32": lambda: rng.choice([INT32[0], -1, 0, 5, 10, 11, 2**31 - 3, INT32[1], rng.randint(*INT32)]),
         "uint32": lambda: rng.choice([0, 0xFFFFFFFF, rng.getrandbits(32)]),
         "stop": lambda: rng.random() < 0.25,
-        "calls": lambda: [rng.randrange(15) for _ in range(rng.randint(1, 4))],
+        "calls": lambda: [rng.randrange(17) for _ in range(rng.randint(1, 4))],
         "order": lambda: rng.sample(range(4), 4) if rng.random() < 0.5 else [rng.choice([-1, 0, 3, 4]) for _ in range(4)],
         "many": lambda: rng.choice([0, 1, 2, 3, -1, INT32[0]]),
         "count": lambda: rng.choice([29, 0, -1, 28, 30, INT32[1]]),
@@ -139,6 +139,12 @@ def hostile_calls(solver: Solver, c, draw) -> None:
         lambda: lib.pdd_best_discard_many(ffi.new("pdd_solver *[]", [h, partner]), 2, many,
                                           ffi.new("uint32_t[3]", [draw("uint32")] * 3), draw("many"),
                                           draw("int32"), ffi.new("int32_t[3]"), ffi.new("pdd_discard_result[3]")),
+        # The hostile struct as the template, with hostile hands for two seats.
+        lambda: lib.pdd_solve_hands(h, c, draw("many"), draw("many"),
+                                    ffi.new("uint32_t[6]", [draw("uint32") for _ in range(6)]), draw("many"),
+                                    many_values),
+        # Small values (some valid) for the table policy; the table is then cleared.
+        lambda: lib.pdd_set_table_policy(h, draw("many"), draw("many"), draw("many")),
     ]
     for call in draw("calls"):
         if draw("stop"):
