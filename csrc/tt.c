@@ -1,6 +1,7 @@
 /*
  * tt.c - transposition table: relative-rank keys, set-associative buckets.
  */
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,11 +12,58 @@
 
 #define HUGE_PAGE (2u << 20)
 
+/* Freed table blocks are kept for the next table of the same size (a run of
+ * layouts makes fresh solvers, one a worker, and a service one a request):
+ * a new block's first touches fault in its pages, measured on the 2-core
+ * development VM at 5-400 ms for two 16 MiB solvers (the kernel zeroing
+ * pages the host hands out anew), while a kept one costs one memset (about
+ * 1 ms each). At most KEPT_BLOCKS blocks and KEPT_BYTES in all; tables are
+ * made and freed rarely, so a spin lock guards the list. */
+#define KEPT_BLOCKS 8
+#define KEPT_BYTES ((size_t)256 << 20)
+static atomic_flag kept_lock = ATOMIC_FLAG_INIT;
+static struct kept_block { void *block; void *memory; size_t bytes; } kept[KEPT_BLOCKS];
+static size_t kept_total;
+
+static void lock_kept(void)
+{
+    while (atomic_flag_test_and_set_explicit(&kept_lock, memory_order_acquire))
+        ;
+}
+
+static void unlock_kept(void)
+{
+    atomic_flag_clear_explicit(&kept_lock, memory_order_release);
+}
+
+static size_t block_bytes(size_t bytes)
+{
+    return bytes < HUGE_PAGE ? bytes : (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+}
+
+/* A kept block of exactly `bytes`, zeroed, or NULL. */
+static void *kept_alloc(size_t bytes, void **block)
+{
+    void *memory = NULL;
+    lock_kept();
+    for (int i = 0; i < KEPT_BLOCKS && !memory; i++)
+        if (kept[i].block && kept[i].bytes == bytes) {
+            memory = kept[i].memory;
+            *block = kept[i].block;
+            kept[i].block = NULL;
+            kept_total -= bytes;
+        }
+    unlock_kept();
+    if (memory)
+        memset(memory, 0, bytes);
+    return memory;
+}
+
 /* Zeroed table memory (every slot empty), `bytes` of it aligned, and in
- * *block what to free. From calloc, which takes fresh pages for large
- * blocks and does not write them: the kernel hands out zero pages as they
- * are first touched, so a table costs no time until it is used (a table
- * replaced at once, as tt_reshape does, costs none). Look-ups hit random
+ * *block what to release: a kept block of that size, else new memory from
+ * calloc, which takes fresh pages for large blocks and does not write them
+ * (the kernel hands out zero pages as they are first touched, so a table
+ * replaced at once, as tt_reshape does, costs nothing). Look-ups hit random
  * places of a large table, so each would also miss the TLB with 4 KiB
  * pages: on Linux the table asks for 2 MiB pages (transparent huge pages,
  * where the kernel allows them; nothing changes where it does not). */
@@ -25,18 +73,38 @@ static void *table_alloc(size_t bytes, void **block)
     *block = NULL;
     if (bytes > SIZE_MAX - 2 * (size_t)HUGE_PAGE)
         return NULL;
-    if (align == HUGE_PAGE)
-        bytes = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+    bytes = block_bytes(bytes);
+    void *memory = kept_alloc(bytes, block);
+    if (memory)
+        return memory;
     unsigned char *raw = calloc(1, bytes + align);
     if (!raw)
         return NULL;
     *block = raw;
-    unsigned char *memory = raw + (align - (uintptr_t)raw % align) % align;
+    memory = raw + (align - (uintptr_t)raw % align) % align;
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
     if (align == HUGE_PAGE)
         madvise(memory, bytes, MADV_HUGEPAGE);
 #endif
     return memory;
+}
+
+/* Give back what table_alloc answered for `bytes`: kept while there is room,
+ * else freed. */
+static void table_release(void *block, void *memory, size_t bytes)
+{
+    if (!block)
+        return;
+    bytes = block_bytes(bytes);
+    lock_kept();
+    for (int i = 0; i < KEPT_BLOCKS && block && kept_total + bytes <= KEPT_BYTES; i++)
+        if (!kept[i].block) {
+            kept[i] = (struct kept_block){ block, memory, bytes };
+            kept_total += bytes;
+            block = NULL;
+        }
+    unlock_kept();
+    free(block);
 }
 
 /* The largest power of two of `size`-byte items that fits in `bytes`.
@@ -76,8 +144,8 @@ int tt_reshape(tt *t, size_t exact_bytes, size_t part_bytes, int ways)
     tt_entry *entries = table_alloc(buckets * TT_WAYS * sizeof(tt_entry), &entries_block);
     unsigned char *memory = table_alloc(parts * stride, &parts_block);
     if (!entries || !memory) {
-        free(entries_block);
-        free(parts_block);
+        table_release(entries_block, entries, buckets * TT_WAYS * sizeof(tt_entry));
+        table_release(parts_block, memory, parts * stride);
         return -1;     /* the table stays as it was */
     }
     tt_free(t);
@@ -96,8 +164,10 @@ int tt_reshape(tt *t, size_t exact_bytes, size_t part_bytes, int ways)
 
 void tt_free(tt *t)
 {
-    free(t->entries_block);
-    free(t->parts_block);
+    if (t->entries_block)
+        table_release(t->entries_block, t->entries, (t->bucket_mask + 1) * TT_WAYS * sizeof(tt_entry));
+    if (t->parts_block)
+        table_release(t->parts_block, t->parts, t->part_bytes);
     t->entries_block = t->parts_block = NULL;
     t->entries = NULL;
     t->parts = NULL;

@@ -4,8 +4,9 @@ This is the only module that imports ``solver._core``: it builds the C
 position (:func:`_fields`, the one place a contract becomes a C objective)
 and makes every call into the core, the analyses' entry points
 (:func:`best_discard_search`, :func:`maxn_search`) and the fast paths
-included: many positions in one C call (:meth:`Solver.solve_many`) and
-inner loops over the defenders' hands (:class:`StartSolver`). A Solver packs
+included: many positions in one C call (:meth:`Solver.solve_many`), inner
+loops over the defenders' hands (:class:`StartSolver`) and the best discard
+and its line on layouts given as masks (:class:`StartDiscards`). A Solver packs
 each position into one struct it owns (no cffi allocation per call).
 
 The cffi calls release the GIL, so solvers on different threads search in
@@ -232,7 +233,7 @@ class Solver:
         key = (contract, declarer, leader)
         found = self._starts.get(key)
         if found is None:
-            found = self._starts[key] = StartDiscards(self, contract, declarer, leader)
+            found = self._starts[key] = StartDiscards(contract, declarer, leader)
         return found
 
     def _acquire(self) -> None:
@@ -620,11 +621,12 @@ class StartDiscards:
     checks, sorting) cost about 60 µs a layout, held under the GIL. Here the
     layout's hands go in as masks into the fields :func:`_fields` builds once,
     and the answers come back as masks and card indices; the C core validates
-    every call (a hand of the wrong size, a card twice).
+    every call (a hand of the wrong size, a card twice). Made by
+    :meth:`Solver.start_discards`, one a solver, which holds it (it does not
+    hold the solver: no reference cycle keeps a solver's table alive).
     """
 
-    def __init__(self, solver: Solver, contract: Contract, declarer: int, leader: int) -> None:
-        self.solver = solver
+    def __init__(self, contract: Contract, declarer: int, leader: int) -> None:
         self.fields = list(_fields((0, 0, 0), contract, declarer, leader))
         self.declarer = declarer
         self.result = ffi.new("pdd_discard_result *")
@@ -639,8 +641,9 @@ class StartDiscards:
         fields[0], fields[1], fields[2] = hands[0], hands[1], hands[2]
         return tuple(fields)
 
-    def best_discard(self, hands: Sequence[int], pool: int, canonical: bool) -> tuple[int, tuple[int, ...]]:
-        """``pdd_best_discard`` with the hand masks ``hands`` (the declarer's
+    def best_discard(self, solver: Solver, hands: Sequence[int], pool: int,
+                     canonical: bool) -> tuple[int, tuple[int, ...]]:
+        """``pdd_best_discard`` on ``solver`` with the hand masks ``hands`` (the declarer's
         is ignored) and his ``pool`` (mask): the value and the discards'
         masks, ascending: one class of best discards, or with ``canonical``
         the canonically first best discard (see :func:`best_discard_search`)."""
@@ -648,16 +651,16 @@ class StartDiscards:
         masks[self.declarer] = 0
         result = self.result
         mode = lib.PDD_DISCARD_CANONICAL if canonical else lib.PDD_DISCARD_ONE
-        self.solver._call_at(self._at(masks), lib.pdd_best_discard, pool, mode, result)
+        solver._call_at(self._at(masks), lib.pdd_best_discard, pool, mode, result)
         return result.value, tuple(ffi.unpack(result.discards, result.count))
 
-    def canonical_line(self, hands: Sequence[int], value_guess: int) -> list[int]:
-        """:meth:`Solver.best_line` of the start with the hand masks
+    def canonical_line(self, solver: Solver, hands: Sequence[int], value_guess: int) -> list[int]:
+        """:meth:`Solver.best_line` on ``solver`` of the start with the hand masks
         ``hands``, ties broken in the canonical suit order
         (``pdd_canonical_suits``): the card indices."""
         fields = self._at(hands)
         _PACKED.pack_into(self.start_bytes, 0, *fields)
         _check(lib.pdd_canonical_suits(self.start, self.suit_to))
-        self.solver._call_at(fields, lib.pdd_best_line_ordered, max(-1, min(value_guess, 10)), self.suit_to,
+        solver._call_at(fields, lib.pdd_best_line_ordered, max(-1, min(value_guess, 10)), self.suit_to,
                              self.cards, self.count)
         return ffi.unpack(self.cards, self.count[0])

@@ -7,6 +7,7 @@ as runs on fresh ones."""
 from __future__ import annotations
 
 import functools
+import weakref
 
 import pytest
 
@@ -103,3 +104,43 @@ def test_runs_sharing_their_solvers_answer_as_fresh_ones() -> None:
     for run in fresh + shared:
         assert run.units == fresh[0].units and run.stats.rejected == fresh[0].stats.rejected
     assert fresh[0].stats.layouts == 40
+
+
+def test_a_solver_of_the_lean_path_is_freed_when_dropped() -> None:
+    """The StartDiscards a solver keeps does not point back at it: the
+    solver (and its table) goes as soon as the last reference does, with
+    no garbage collection."""
+    request = request_of("first defender, split")
+    play, space = play_of(request, True, None), layout_space(request)
+    solver = Solver(1)
+    for index in range(5):
+        hands = [request.hand.mask] * 3
+        hands[request.declarer], hands[request.other] = space.sample_masks(1, index)
+        play.play_masks((hands[0], hands[1], hands[2]), request.talon.mask, solver)
+    assert solver._starts   # the lean path was taken
+    gone = weakref.ref(solver)
+    del solver
+    assert gone() is None
+
+
+@pytest.mark.parametrize("table_mib", [1, 16])
+def test_a_table_made_from_a_freed_one_searches_as_a_fresh_one(table_mib: int) -> None:
+    """csrc/tt.c keeps freed table blocks for the next table of their size;
+    tt_clear empties them, so a solver made after another was freed searches
+    exactly as the first one did (values and nodes)."""
+    request = request_of("second defender, auction model")
+    play, space = play_of(request, False, None), layout_space(request)
+
+    def searched() -> tuple[list, int]:
+        solver = Solver(table_mib)
+        outcomes = []
+        for index in range(30):
+            hands = [request.hand.mask] * 3
+            hands[request.declarer], hands[request.other] = space.sample_masks(2, index)
+            outcomes.append(play.play_masks((hands[0], hands[1], hands[2]), request.talon.mask, solver))
+        return outcomes, solver.stats().nodes
+
+    first = searched()
+    assert first[1] > 0
+    for _ in range(3):
+        assert searched() == first

@@ -132,12 +132,17 @@ def test_ctrl_c_stops_a_long_search() -> None:
     solver = Solver(table_mib=1)
     solver.set_options(OPT_NONE)   # plain alpha-beta: many seconds on a full deal
     timer = threading.Timer(0.3, _thread.interrupt_main)
+    # Should the interrupt be lost, the search is stopped anyway after a while,
+    # so the test fails (no KeyboardInterrupt) instead of hanging.
+    watchdog = threading.Timer(60, solver.request_stop)
     timer.start()
+    watchdog.start()
     try:
         with pytest.raises(KeyboardInterrupt):
             run_stoppable(lambda: allpass_values(HEAVY, solver=solver), solver)
     finally:
         timer.cancel()
+        watchdog.cancel()
     # The stop was asked of the solver, and stays until cleared.
     with pytest.raises(SearchStopped):
         allpass_values(HEAVY, solver=solver)

@@ -251,9 +251,15 @@ def test_best_discards_many_answers_refusals_and_checks_solvers() -> None:
         best_discards_many([first, first], [good])
     with pytest.raises(ValueError, match="distinct solvers"):
         best_discards_many([], [good])
+    # A stopped solver stops the call. Both are stopped: under load one thread
+    # can take every search before the other starts.
     first.request_stop()
+    other.request_stop()
     with pytest.raises(SearchStopped):
         best_discards_many([first, other], [good] * 4)
+    other.clear_stop()
+    with pytest.raises(SearchStopped):
+        best_discards_many([first], [good] * 2)
     first.clear_stop()
     assert best_discards_many([first], [good]) == [answers[0]]
     other._acquire()   # in use by another thread: refused, and the first solver is free again

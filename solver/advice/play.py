@@ -324,7 +324,7 @@ class ContractPlay:
             if not all(auction.whister_ok(Hand(hands[seat])) for seat in self.whisters):
                 return None
         start = solver.start_discards(self.contract, declarer, self.leader)
-        value, discards = start.best_discard(hands, pool, self.split)
+        value, discards = start.best_discard(solver, hands, pool, self.split)
         prior = self.prior[declarer]
         if auction is not None and not auction.value_ok(self.contract, value, prior):
             return None
@@ -332,7 +332,7 @@ class ContractPlay:
             return {(prior + value, None): 1}
         kept = list(hands)
         kept[declarer] = pool & ~discards[0]
-        line = [Card.from_index(index) for index in start.canonical_line(kept, value)]
+        line = [Card.from_index(index) for index in start.canonical_line(solver, kept, value)]
         tricks = _tricks_along((0, 0, 0), self.leader, (), self.contract.trump, line)
         return {(prior + tricks[declarer], self._whole(tricks)): 1}
 
