@@ -237,7 +237,9 @@ int pdd_best_discard(pdd_solver *solver, const pdd_position *position, uint32_t 
  * codes[i] answer positions[i] with pools[i] as pdd_best_discard would (its
  * code: PDD_OK, or the error with results[i] unset). The solvers share
  * them, each taking the next search not yet taken: the calling thread with
- * solvers[0], one thread the call starts (and joins) for each other. With
+ * solvers[0], one thread the call starts for each other. The call returns
+ * once every search is answered; a thread that starts after the others took
+ * every search finds none and ends without touching its solver. With
  * one solver they are searched in order on its table: the answers and node
  * counts of count calls. A stop request on a solver stops its search, and
  * no solver takes another (those answer PDD_ERR_STOPPED, and so does the
