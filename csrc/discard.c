@@ -36,7 +36,6 @@
 #define MAX_DISCARDS 66
 
 typedef struct discard_class {
-    uint64_t key;
     uint32_t members[MAX_DISCARDS];   /* 2-card masks */
     int count;
     int score;                         /* heuristic: lower is tried first */
@@ -135,8 +134,9 @@ static uint64_t class_key(uint32_t kept, const uint32_t others[2], int renamed)
  * enumeration (first card, then second, by ascending index), classes
  * numbered in order of first appearance. Answers the number of classes. */
 static int classify(uint32_t pool, const uint32_t others[2], int renamed, uint32_t discards[MAX_DISCARDS],
-                    int class_of[MAX_DISCARDS], uint64_t keys[MAX_DISCARDS])
+                    int class_of[MAX_DISCARDS])
 {
+    uint64_t keys[MAX_DISCARDS];
     int n = 0, count = 0;
     for (uint32_t a = pool; a; a &= a - 1) {
         int first = lowest_card(a);
@@ -161,13 +161,10 @@ static int build_classes(discard_search *D, discard_class *classes)
 {
     uint32_t discards[MAX_DISCARDS];
     int class_of[MAX_DISCARDS];
-    uint64_t keys[MAX_DISCARDS];
-    int n = classify(D->pool, D->others, D->base.objective != PDD_TRICKS, discards, class_of, keys);
+    int n = classify(D->pool, D->others, D->base.objective != PDD_TRICKS, discards, class_of);
     int count = popcount(D->pool) * (popcount(D->pool) - 1) / 2;
-    for (int k = 0; k < n; k++) {
-        classes[k].key = keys[k];
+    for (int k = 0; k < n; k++)
         classes[k].count = 0;
-    }
     for (int i = 0; i < count; i++) {
         discard_class *c = &classes[class_of[i]];
         int score = discard_score(D, discards[i]);
@@ -266,12 +263,12 @@ static int search_classes_in_order(discard_search *D, const discard_class *class
         const discard_class *c = &classes[i];
         /* Can this class beat best: does it reach best + 1? */
         int v = best;
-        if (best < tricks)
+        if (best < tricks) {
             v = class_bound(D, c, best + 1);
-        if (D->S->stopped)
-            break;
-        if (best < tricks)
+            if (D->S->stopped)
+                break;
             note_bound(D, i, best + 1, v);
+        }
         if (v > best) {
             best = class_value(D, c);
             if (D->S->stopped)
@@ -413,16 +410,13 @@ int pdd_best_discard(pdd_solver *S, const pdd_position *position, uint32_t pool,
     if (err != PDD_OK)
         return err;
 
-    uint32_t defence = 0;
-    for (int seat = 0; seat < 3; seat++)
-        if (seat != position->declarer)
-            defence |= position->hands[seat];
     if (mode < PDD_DISCARD_ONE || mode > PDD_DISCARD_CANONICAL)
         return PDD_ERR_DISCARD_MODE;
-    discard_search D = { .S = S, .base = *position, .pool = pool, .defence = defence };
+    discard_search D = { .S = S, .base = *position, .pool = pool };
     for (int seat = 0, k = 0; seat < 3; seat++)
         if (seat != position->declarer)
             D.others[k++] = position->hands[seat];
+    D.defence = D.others[0] | D.others[1];
     int tricks = popcount(pool) - 2;
     for (int i = 0; i < MAX_DISCARDS; i++) {
         D.lo[i] = 0;
@@ -477,8 +471,7 @@ int pdd_discard_classes(uint32_t pool, const uint32_t others[2], int suits_renam
         return PDD_ERR_HAND_SIZE;
     if ((pool & others[0]) || (pool & others[1]) || (others[0] & others[1]))
         return PDD_ERR_DUPLICATE;
-    uint64_t keys[MAX_DISCARDS];
-    result->classes = classify(pool, others, suits_renamed != 0, result->discards, result->class_of, keys);
+    result->classes = classify(pool, others, suits_renamed != 0, result->discards, result->class_of);
     result->count = popcount(pool) * (popcount(pool) - 1) / 2;
     return PDD_OK;
 }
