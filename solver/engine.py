@@ -367,8 +367,7 @@ class Solver:
         """Switch search enhancements (OPT_ALL, OPT_NONE or lib.PDD_OPT_*)."""
         if not _whole(flags) or not 0 <= flags <= OPT_ALL:
             raise SolverArgumentError(f"flags must be a whole number 0..{OPT_ALL} (PDD_OPT_* bits), got {flags!r:.60}")
-        if not self._lock.acquire(blocking=False):
-            raise SolverBusyError("this Solver is in use by another thread; use one Solver per thread")
+        self._acquire()
         try:
             lib.pdd_set_options(self._handle, flags)
         finally:
@@ -390,8 +389,7 @@ class Solver:
                 raise SolverArgumentError(f"{name} must be a whole number 1..{top}, got {value!r:.60}")
         if not isinstance(exact_table, bool):
             raise SolverArgumentError(f"exact_table must be True or False, got {exact_table!r:.60}")
-        if not self._lock.acquire(blocking=False):
-            raise SolverBusyError("this Solver is in use by another thread; use one Solver per thread")
+        self._acquire()
         try:
             code = lib.pdd_set_table_policy(self._handle, part_ways, solves_per_generation, int(exact_table))
         finally:

@@ -317,7 +317,8 @@ def advise_bid(request: BidRequest, options: RunOptions | None = None) -> BidAdv
     if request.after_talon:
         advice = _advise_after_talon(request, options)
     else:
-        advice = _advise_before_talon(request, options, seen)
+        # The layouts' outcomes are kept only for the blind-discard figure.
+        advice = _advise_before_talon(request, options, seen if _blind_skipped(request) is None else None)
     if request.single_dummy.layouts and advice.recommended.contract.kind is ContractKind.TRICKS:
         advice = replace(advice, optimism=_optimism(request, advice.recommended, options.seed))
     return _with_conservative(advice, options, seen)
@@ -334,7 +335,7 @@ def _declarer_values(request: BidRequest, contract: Contract) -> dict[str, Calla
     return {"declarer": lambda tricks: float(valuer.declarer_value(scenario, (tricks, None)))}
 
 
-def _blind_skipped(request: BidRequest, best: ContractAdvice) -> str | None:
+def _blind_skipped(request: BidRequest) -> str | None:
     if not request.blind_discard.layouts:
         return "not asked for"
     if request.after_talon:
@@ -348,11 +349,10 @@ def _with_conservative(advice: BidAdvice, options: RunOptions, seen: dict[tuple[
     the runner-up is worth more by them (``seen``: the run's outcome key of
     each layout it played, by :func:`~solver.advice.optimism.layout_key`)."""
     request, best = advice.request, advice.recommended
-    skipped = _blind_skipped(request, best)
+    skipped = _blind_skipped(request)
     if skipped is not None:
         return replace(advice, notes=advice.notes + (f"conservative figure (blind discard) not measured: {skipped}",))
-    size = request.hand_size
-    space = LayoutSpace(request.hidden, (2, size, size), (Hand(0), Hand(0), Hand(0)), misere_only(request.kinds))
+    space = _before_talon_space(request, request.kinds)
 
     def measure(contract: Contract) -> Optimism | None:
         slot = request.kinds.index(contract_kind(contract))
@@ -391,18 +391,14 @@ def _optimism(request: BidRequest, best: ContractAdvice, seed: int) -> Optimism:
     layouts (10 cards: his best discard per layout; 12: the discard advised)."""
     size = request.hand_size
     contract = best.contract
-    first = (request.seat + 1) % 3
-    valuer = Valuer(request.convention, contract, request.seat, first, 3 - request.seat - first, request.four_players)
-    scenario = rule_scenario(request.defence, contract, request.convention)
-    values = {} if scenario.needs_split else {
-        "declarer": lambda tricks: float(valuer.declarer_value(scenario, (tricks, None)))}
+    values = _declarer_values(request, contract)
     if request.after_talon:
         assert best.discard is not None
         kept, discard = request.hand - best.discard, best.discard
         space = LayoutSpace(request.hidden, (size, size), (Hand(0), Hand(0)), misere_only((contract,)))
         seated = lambda parts: (_seated(request, kept, parts), discard)  # noqa: E731
     else:
-        space = LayoutSpace(request.hidden, (2, size, size), (Hand(0), Hand(0), Hand(0)), misere_only((contract,)))
+        space = _before_talon_space(request, (contract,))
         seated = lambda parts: (_seated(request, request.hand, parts[1:]), parts[0])  # noqa: E731
     return measure_optimism(contract, request.seat, space, seated, request.single_dummy, seed,
                             leader=request.leader, prior=request.prior_tricks[request.seat], values=values,
@@ -433,11 +429,20 @@ def _outcome(request: BidRequest, position: Position, solver: Solver, value: int
     return (prior[request.seat] + value, None)
 
 
-def _advise_before_talon(request: BidRequest, options: RunOptions, seen: dict[tuple[int, ...], tuple]) -> BidAdvice:
-    """The 10-card question (``seen`` gets each layout's outcome key)."""
+def _before_talon_space(request: BidRequest, contracts: Sequence[Contract]) -> LayoutSpace:
+    """The layouts before the talon is seen: the talon, then each other
+    hand (the blind-discard figure looks its layouts up in the advice's run
+    by this space's parts, so both are drawn from it)."""
     size = request.hand_size
+    return LayoutSpace(request.hidden, (2, size, size), (Hand(0), Hand(0), Hand(0)), misere_only(contracts))
+
+
+def _advise_before_talon(request: BidRequest, options: RunOptions,
+                         seen: dict[tuple[int, ...], tuple] | None) -> BidAdvice:
+    """The 10-card question (``seen``, unless None, gets each layout's
+    outcome key)."""
     kinds = request.kinds
-    space = LayoutSpace(request.hidden, (2, size, size), (Hand(0), Hand(0), Hand(0)), misere_only(kinds))
+    space = _before_talon_space(request, kinds)
 
     def evaluate(parts: tuple[Hand, ...], solver: Solver) -> dict[Hashable, Number]:
         deal = Deal(_seated(request, request.hand, parts[1:]), parts[0])
@@ -454,7 +459,8 @@ def _advise_before_talon(request: BidRequest, options: RunOptions, seen: dict[tu
             plays_talon = request.four_players and request.convention.allpass_dealer_4p == "plays_talon"
             line = allpass_line(deal, four_players=plays_talon, solver=solver)
             key.append(("allpass", line.tricks, line.unclaimed))
-        seen[layout_key(parts)] = tuple(key)
+        if seen is not None:
+            seen[layout_key(parts)] = tuple(key)
         return {tuple(key): 1}
 
     run = run_layouts(space, evaluate, options).finished()

@@ -130,8 +130,7 @@ def measure_optimism(contract: Contract, declarer: int, space: LayoutSpace, seat
         if seated is None:
             continue
         hands, talon = seated
-        if auction is not None and (not auction.trumps_ok(contract, hands[declarer] | talon)
-                                    or not all(auction.whister_ok(hands[s]) for s in whisters)):
+        if auction is not None and not auction.hands_ok(contract, hands[declarer] | talon, hands, whisters):
             continue
         deal = Deal(hands, talon)
         if discard is not None:
@@ -190,8 +189,7 @@ def measure_blind_discard(contract: Contract, declarer: int, space: LayoutSpace,
                 return None
             value, discards = tricks - prior, ()
         else:
-            if auction is not None and (not auction.trumps_ok(contract, hands[declarer] | talon)
-                                        or not all(auction.whister_ok(hands[s]) for s in whisters)):
+            if auction is not None and not auction.hands_ok(contract, hands[declarer] | talon, hands, whisters):
                 return None
             found = best_discard(deal, declarer, contract, leader=leader, all_discards=False, solver=solver)
             if auction is not None and not auction.value_ok(contract, found.value, prior):

@@ -62,7 +62,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
-from typing import Hashable, Sequence
+from typing import Hashable, Iterable, Sequence
 
 from ..analysis import best_discard, deal_after_discard
 from ..analysis.discard import discard_order
@@ -142,6 +142,11 @@ class AuctionFilter:
         if self.whister_min_tops is None:
             return True
         return tops(hand) >= self.whister_min_tops
+
+    def hands_ok(self, contract: Contract, pool: Hand, hands: Sequence[Hand], whisters: Iterable[int]) -> bool:
+        """The tests that need no search: the declarer's trumps in ``pool``
+        (his hand and the talon) and each whister's tops in ``hands``."""
+        return self.trumps_ok(contract, pool) and all(self.whister_ok(hands[seat]) for seat in whisters)
 
     def value_ok(self, contract: Contract, value: int, prior: int) -> bool:
         """``value`` is the best-discard value of the hands given; ``prior`` the
@@ -318,11 +323,9 @@ class ContractPlay:
             return self((Hand(hands[0]), Hand(hands[1]), Hand(hands[2])), Hand(talon), solver)
         declarer, auction = self.declarer, self.auction
         pool = hands[declarer] | talon
-        if auction is not None:
-            if not auction.trumps_ok(self.contract, Hand(pool)):
-                return None
-            if not all(auction.whister_ok(Hand(hands[seat])) for seat in self.whisters):
-                return None
+        if auction is not None and not auction.hands_ok(self.contract, Hand(pool), tuple(map(Hand, hands)),
+                                                        self.whisters):
+            return None
         start = solver.start_discards(self.contract, declarer, self.leader)
         value, discards = start.best_discard(solver, hands, pool, self.split)
         prior = self.prior[declarer]
@@ -341,11 +344,8 @@ class ContractPlay:
         """``hands[declarer]`` before he takes the talon. The outcome histogram
         (weights adding up to 1), or None when the layout is rejected."""
         pool = hands[self.declarer] | talon
-        if self.auction is not None:
-            if not self.auction.trumps_ok(self.contract, pool):
-                return None
-            if not all(self.auction.whister_ok(hands[seat]) for seat in self.whisters):
-                return None
+        if self.auction is not None and not self.auction.hands_ok(self.contract, pool, hands, self.whisters):
+            return None
         deal = Deal(hands, talon)
         if self.model is DiscardModel.UNIFORM:
             outcome = self._uniform(deal, pool, solver)
