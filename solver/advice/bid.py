@@ -46,6 +46,7 @@ Choices where the issue is silent:
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field, replace
 from typing import Callable, Hashable, Sequence
 
@@ -311,6 +312,7 @@ def _mean(value: Estimate) -> float:
 
 def advise_bid(request: BidRequest, options: RunOptions | None = None) -> BidAdvice:
     """Every contract's chance and expected value over the hidden layouts."""
+    started = time.monotonic()
     require_type(request, BidRequest, "request")
     options = RunOptions.given(options)
     seen: dict[tuple[int, ...], tuple] = {}
@@ -321,7 +323,7 @@ def advise_bid(request: BidRequest, options: RunOptions | None = None) -> BidAdv
         advice = _advise_before_talon(request, options, seen if _blind_skipped(request) is None else None)
     if request.single_dummy.layouts and advice.recommended.contract.kind is ContractKind.TRICKS:
         advice = replace(advice, optimism=_optimism(request, advice.recommended, options.seed))
-    return _with_conservative(advice, options, seen)
+    return _with_conservative(advice, options, seen, started)
 
 
 def _declarer_values(request: BidRequest, contract: Contract) -> dict[str, Callable[[int], float]]:
@@ -343,11 +345,14 @@ def _blind_skipped(request: BidRequest) -> str | None:
     return None
 
 
-def _with_conservative(advice: BidAdvice, options: RunOptions, seen: dict[tuple[int, ...], tuple]) -> BidAdvice:
+def _with_conservative(advice: BidAdvice, options: RunOptions, seen: dict[tuple[int, ...], tuple],
+                       started: float) -> BidAdvice:
     """The blind-discard figures of the best contract and of the runner-up
     contract, a note saying what they are, and the plan saying so when
     the runner-up is worth more by them (``seen``: the run's outcome key of
-    each layout it played, by :func:`~solver.advice.optimism.layout_key`)."""
+    each layout it played, by :func:`~solver.advice.optimism.layout_key`;
+    ``started``: when the advice's time budget started, which both figures
+    share)."""
     request, best = advice.request, advice.recommended
     skipped = _blind_skipped(request)
     if skipped is not None:
@@ -361,7 +366,8 @@ def _with_conservative(advice: BidAdvice, options: RunOptions, seen: dict[tuple[
                                      request.blind_discard, options, leader=request.leader,
                                      prior=request.prior_tricks[request.seat],
                                      values=_declarer_values(request, contract),
-                                     known={layout: key[slot][0] for layout, key in seen.items()})
+                                     known={layout: key[slot][0] for layout, key in seen.items()},
+                                     started=started)
 
     figure = measure(best.contract)
     if figure is None:
