@@ -271,3 +271,43 @@ def test_the_figure_gets_the_time_left_of_the_advice_budget(monkeypatch) -> None
                               started=time.monotonic() - 2)
     assert spent.conservative is None and spent.notes[-1].endswith("not measured: no layout kept in its budget")
     assert len(runs) == 4
+
+
+def counting_solvers(monkeypatch) -> list[int]:
+    """Counts the solvers the runs' workers make."""
+    import solver.advice.parallel as parallel
+    made: list[int] = []
+    real = parallel.Solver
+
+    def counted(*args, **kwargs):
+        made.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(parallel, "Solver", counted)
+    return made
+
+
+def test_the_figures_reuse_the_advice_run_solvers(monkeypatch) -> None:
+    import solver.advice.optimism as optimism
+    made = counting_solvers(monkeypatch)
+    whist = advise_whist(whist_request(*WHIST, other_decision="pass"), RunOptions(layouts=30, seed=4, workers=2))
+    assert whist.conservative is not None and len(made) == 2   # the run's two workers, the figure takes theirs
+    shared = []
+    for seed in (1, 2):
+        made.clear()
+        shared.append(advise_bid(bid_request("AKQJ8.AK.A8.7", 0, contracts="6s,8s", value_pass=False),
+                                 RunOptions(layouts=10, seed=seed, workers=2)))
+        assert shared[-1].conservative_runner_up is not None and len(made) == 2   # the same for both figures
+    # Fresh solvers for each figure's run: the same figures.
+    real = optimism.run_layouts
+    monkeypatch.setattr(optimism, "run_layouts",
+                        lambda space, evaluate, options, solvers=None, **kwargs: real(space, evaluate, options,
+                                                                                      **kwargs))
+    for seed, advice in zip((1, 2), shared):
+        made.clear()
+        fresh = advise_bid(bid_request("AKQJ8.AK.A8.7", 0, contracts="6s,8s", value_pass=False),
+                           RunOptions(layouts=10, seed=seed, workers=2))
+        assert len(made) == 6
+        assert (fresh.conservative, fresh.conservative_runner_up) == (advice.conservative,
+                                                                      advice.conservative_runner_up)
+        assert fresh.contracts == advice.contracts and fresh.plan == advice.plan

@@ -316,14 +316,15 @@ def advise_bid(request: BidRequest, options: RunOptions | None = None) -> BidAdv
     require_type(request, BidRequest, "request")
     options = RunOptions.given(options)
     seen: dict[tuple[int, ...], tuple] = {}
+    solvers: list[Solver] = []   # the run's, then the blind-discard figures'
     if request.after_talon:
         advice = _advise_after_talon(request, options)
     else:
         # The layouts' outcomes are kept only for the blind-discard figure.
-        advice = _advise_before_talon(request, options, seen if _blind_skipped(request) is None else None)
+        advice = _advise_before_talon(request, options, seen if _blind_skipped(request) is None else None, solvers)
     if request.single_dummy.layouts and advice.recommended.contract.kind is ContractKind.TRICKS:
         advice = replace(advice, optimism=_optimism(request, advice.recommended, options.seed))
-    return _with_conservative(advice, options, seen, started)
+    return _with_conservative(advice, options, seen, started, solvers)
 
 
 def _declarer_values(request: BidRequest, contract: Contract) -> dict[str, Callable[[int], float]]:
@@ -346,13 +347,13 @@ def _blind_skipped(request: BidRequest) -> str | None:
 
 
 def _with_conservative(advice: BidAdvice, options: RunOptions, seen: dict[tuple[int, ...], tuple],
-                       started: float) -> BidAdvice:
+                       started: float, solvers: list[Solver]) -> BidAdvice:
     """The blind-discard figures of the best contract and of the runner-up
     contract, a note saying what they are, and the plan saying so when
     the runner-up is worth more by them (``seen``: the run's outcome key of
     each layout it played, by :func:`~solver.advice.optimism.layout_key`;
     ``started``: when the advice's time budget started, which both figures
-    share)."""
+    share; ``solvers``: the run's, which they reuse)."""
     request, best = advice.request, advice.recommended
     skipped = _blind_skipped(request)
     if skipped is not None:
@@ -367,7 +368,7 @@ def _with_conservative(advice: BidAdvice, options: RunOptions, seen: dict[tuple[
                                      prior=request.prior_tricks[request.seat],
                                      values=_declarer_values(request, contract),
                                      known={layout: key[slot][0] for layout, key in seen.items()},
-                                     started=started)
+                                     started=started, solvers=solvers)
 
     figure = measure(best.contract)
     if figure is None:
@@ -444,9 +445,10 @@ def _before_talon_space(request: BidRequest, contracts: Sequence[Contract]) -> L
 
 
 def _advise_before_talon(request: BidRequest, options: RunOptions,
-                         seen: dict[tuple[int, ...], tuple] | None) -> BidAdvice:
+                         seen: dict[tuple[int, ...], tuple] | None, solvers: list[Solver]) -> BidAdvice:
     """The 10-card question (``seen``, unless None, gets each layout's
-    outcome key)."""
+    outcome key; ``solvers`` the run's solvers, see
+    :func:`~solver.advice.parallel.run_layouts`)."""
     kinds = request.kinds
     space = _before_talon_space(request, kinds)
 
@@ -469,7 +471,7 @@ def _advise_before_talon(request: BidRequest, options: RunOptions,
             seen[layout_key(parts)] = tuple(key)
         return {tuple(key): 1}
 
-    run = run_layouts(space, evaluate, options).finished()
+    run = run_layouts(space, evaluate, options, solvers=solvers).finished()
     reader = _Reader(request, run)
     contracts = tuple(reader.advice(c, kinds.index(contract_kind(c)), None) for c in request.contracts)
     slot_of = lambda advice: kinds.index(contract_kind(advice.contract))  # noqa: E731
