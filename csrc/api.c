@@ -529,7 +529,7 @@ const char *pdd_error_text(int code)
     case PDD_ERR_NO_CARDS: return "no cards left to play";
     case PDD_ERR_WEIGHTS: return order_weights_text();
     case PDD_ERR_COUNT: return "count of positions below 0";
-    case PDD_ERR_DISCARD_MODE: return "best-discard mode out of range (0 one class, 1 all, 2 canonical)";
+    case PDD_ERR_DISCARD_MODE: return "best-discard mode out of range (0 one class, 1 all, 2 canonical, 3 value)";
     case PDD_ERR_SUIT_ORDER: return "suit order is not a permutation of 0-3";
     case PDD_ERR_POLICY: return "table policy out of range: part_ways 1-127, solves_per_generation 1-1048576";
     case PDD_ERR_SOLVERS: return "solvers: 1 to 64 distinct ones";

@@ -224,13 +224,17 @@ const char *pdd_error_text(int code);
  * value = the best value over every discard of two pool cards (trick
  * contract: the most tricks; misere: the fewest); discards[0..count) = 2-card
  * masks, ascending, as `mode` asks: PDD_DISCARD_ONE the discards of one class
- * reaching it, PDD_DISCARD_ALL every discard reaching it, PDD_DISCARD_CANONICAL
+ * reaching it (the first in a fixed heuristic order, the same from release
+ * to release), PDD_DISCARD_ALL every discard reaching it, PDD_DISCARD_CANONICAL
  * the one discard reaching it whose starting position comes first in
  * canonical form (pdd_canonical_suits; the renamed hands compared as
- * numbers, seat 0's first), found without proving every tie. classes =
- * distinct discards searched (discards leaving the same game up to relative
- * ranks are one class). */
-enum { PDD_DISCARD_ONE = 0, PDD_DISCARD_ALL = 1, PDD_DISCARD_CANONICAL = 2 };
+ * numbers, seat 0's first), found without proving every tie,
+ * PDD_DISCARD_VALUE the discards of one class reaching it, whichever the
+ * search met first (for callers that want the value only: in trick
+ * contracts it searches in the order measured fastest). classes = distinct
+ * discards searched (discards leaving the same game up to relative ranks are
+ * one class). */
+enum { PDD_DISCARD_ONE = 0, PDD_DISCARD_ALL = 1, PDD_DISCARD_CANONICAL = 2, PDD_DISCARD_VALUE = 3 };
 typedef struct pdd_discard_result {
     int32_t value;
     int32_t count;

@@ -670,12 +670,14 @@ class StartDiscards:
                      canonical: bool) -> tuple[int, tuple[int, ...]]:
         """``pdd_best_discard`` on ``solver`` with the hand masks ``hands`` (the declarer's
         is ignored) and his ``pool`` (mask): the value and the discards'
-        masks, ascending: one class of best discards, or with ``canonical``
-        the canonically first best discard (see :func:`best_discard_search`)."""
+        masks, ascending: one class of best discards (``PDD_DISCARD_VALUE``:
+        whichever the search met first, in its fastest order; the whist
+        advice reads only the value then), or with ``canonical`` the
+        canonically first best discard (see :func:`best_discard_search`)."""
         masks = list(hands)
         masks[self.declarer] = 0
         result = self.result
-        mode = lib.PDD_DISCARD_CANONICAL if canonical else lib.PDD_DISCARD_ONE
+        mode = lib.PDD_DISCARD_CANONICAL if canonical else lib.PDD_DISCARD_VALUE
         solver._call_at(self._at(masks), lib.pdd_best_discard, pool, mode, result)
         return result.value, tuple(ffi.unpack(result.discards, result.count))
 

@@ -70,13 +70,18 @@ def test_maxn_answers_and_errors(solver) -> None:
 
 def test_best_discard_modes(solver) -> None:
     """PDD_DISCARD_CANONICAL answers one of the discards PDD_DISCARD_ALL
-    lists, with the same value; a mode outside the three is an error."""
+    lists, PDD_DISCARD_VALUE some of them, with the same value; a mode
+    outside the four is an error."""
     code, every = best_discard(solver, position(), all_best=lib.PDD_DISCARD_ALL)
     assert code == lib.PDD_OK
+    listed = [every.discards[i] for i in range(every.count)]
     code, first = best_discard(solver, position(), all_best=lib.PDD_DISCARD_CANONICAL)
     assert code == lib.PDD_OK and first.count == 1 and first.value == every.value
-    assert first.discards[0] in [every.discards[i] for i in range(every.count)]
-    for mode in (3, -1, 2**31 - 1):
+    assert first.discards[0] in listed
+    code, some = best_discard(solver, position(), all_best=lib.PDD_DISCARD_VALUE)
+    assert code == lib.PDD_OK and some.value == every.value and some.count >= 1
+    assert {some.discards[i] for i in range(some.count)} <= set(listed)
+    for mode in (4, -1, 2**31 - 1):
         assert best_discard(solver, position(), all_best=mode)[0] == lib.PDD_ERR_DISCARD_MODE
 
 
