@@ -81,6 +81,19 @@ def test_best_discard_matches_plain_search_on_endgames(solver: Solver, plain: So
     assert set(found.discards) == reaching
     one = best_discard(deal, declarer, contract, all_discards=False, solver=solver)
     assert one.value == value and one.discards and set(one.discards) <= reaching
+    assert_value_mode(deal, declarer, contract, solver, value, reaching)
+
+
+def assert_value_mode(deal: Deal, declarer: int, contract: Contract, solver: Solver, value: int,
+                      reaching: set[Hand]) -> None:
+    """PDD_DISCARD_VALUE (the whist advice's search, through StartDiscards,
+    in its own class order) answers the brute force's value and some of the
+    discards reaching it."""
+    masks = tuple(hand.mask for hand in deal.hands)
+    start = solver.start_discards(contract, declarer, 0)
+    found, discards = start.best_discard(solver, masks, (deal.hands[declarer] | deal.talon).mask, False)
+    assert found == value
+    assert discards and {Hand(mask) for mask in discards} <= reaching
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -94,6 +107,7 @@ def test_best_discard_matches_every_discard_on_full_deals(solver: Solver, seed: 
     found = best_discard(deal, declarer, contract, solver=solver)
     assert (found.value, set(found.discards)) == (value, reaching)
     assert found.classes <= 66
+    assert_value_mode(deal, declarer, contract, solver, value, reaching)
 
 
 def test_equivalent_discards_are_searched_once() -> None:
