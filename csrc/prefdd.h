@@ -190,6 +190,14 @@ int pdd_best_line_from(pdd_solver *solver, const pdd_position *position, int val
 int pdd_best_line_ordered(pdd_solver *solver, const pdd_position *position, int value_guess,
                           const int32_t suit_to[4], int cards[30], int *count);
 
+/* Each seat's tricks from the position on (the current trick included)
+ * along the line pdd_best_line_ordered gives with the same arguments:
+ * tricks[s] for seat s. The line is not listed, and its cards are not
+ * searched past the point where the declarer takes every trick left. Not
+ * for talon tricks (PDD_ERR_TALON). */
+int pdd_line_tricks(pdd_solver *solver, const pdd_position *position, int value_guess,
+                    const int32_t suit_to[4], int32_t tricks[3]);
+
 /* Legal cards of the seat on move. */
 int pdd_legal_moves(const pdd_position *position, uint32_t *legal);
 

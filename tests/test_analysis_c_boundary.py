@@ -1,5 +1,5 @@
 """The analysis calls of the C core (pdd_best_discard, pdd_maxn_line,
-pdd_canonical_suits, pdd_best_line_ordered, pdd_best_discard_many) answer
+pdd_canonical_suits, pdd_best_line_ordered, pdd_line_tricks, pdd_best_discard_many) answer
 an error code for bad input, never crash."""
 from __future__ import annotations
 
@@ -111,6 +111,22 @@ def test_canonical_suits_and_ordered_lines_check_their_input(solver) -> None:
         assert code == lib.PDD_ERR_SUIT_ORDER
     assert lib.pdd_best_line_ordered(solver, c_position(), -1, ffi.NULL, cards, count) == lib.PDD_ERR_NULL
     assert lib.pdd_best_line_ordered(solver, c_position(), -1, suits, cards, count) == lib.PDD_OK
+    tricks = ffi.new("int32_t[3]")
+    for order in ([0, 0, 1, 2], [0, 1, 2, 4], [-1, 0, 1, 2]):
+        code = lib.pdd_line_tricks(solver, c_position(), -1, ffi.new("int32_t[4]", order), tricks)
+        assert code == lib.PDD_ERR_SUIT_ORDER
+    assert lib.pdd_line_tricks(solver, c_position(), -1, ffi.NULL, tricks) == lib.PDD_ERR_NULL
+    assert lib.pdd_line_tricks(solver, c_position(), -1, suits, ffi.NULL) == lib.PDD_ERR_NULL
+    assert lib.pdd_line_tricks(ffi.NULL, c_position(), -1, suits, tricks) == lib.PDD_ERR_NULL
+    assert lib.pdd_line_tricks(solver, ffi.NULL, -1, suits, tricks) == lib.PDD_ERR_NULL
+    assert lib.pdd_line_tricks(solver, c_position(hands=[0, 0, 0]), -1, suits, tricks) == lib.PDD_ERR_NO_CARDS
+    # Talon tricks (all-pass) have no line of this kind; the tricks stay unwritten.
+    tricks[0] = tricks[1] = tricks[2] = 7
+    assert lib.pdd_line_tricks(solver, c_position(talon_count=1, talon=[31]), -1, suits, tricks) == lib.PDD_ERR_TALON
+    assert list(tricks) == [7, 7, 7]
+    # H0's spades win all three tricks: seat 0 leads and takes them.
+    assert lib.pdd_line_tricks(solver, c_position(), 11, suits, tricks) == lib.PDD_OK
+    assert list(tricks) == [3, 0, 0]
 
 
 def discard_many(solvers, positions, pools, mode=lib.PDD_DISCARD_ONE):

@@ -134,6 +134,7 @@ def hostile_calls(solver: Solver, c, draw) -> None:
         lambda: lib.pdd_discard_classes(draw("uint32"), ffi.new("uint32_t[2]", [draw("uint32"), draw("uint32")]),
                                         draw("int32"), classes),
         lambda: lib.pdd_best_line_ordered(h, c, draw("int32"), ffi.new("int32_t[4]", draw("order")), cards, count),
+        lambda: lib.pdd_line_tricks(h, c, draw("int32"), ffi.new("int32_t[4]", draw("order")), ffi.new("int32_t[3]")),
         lambda: lib.pdd_set_order_weights(h, ffi.new("int[]", draw("weights")),
                                           draw("count")),
         lambda: lib.pdd_solve_many(h, many, draw("many"), many_values),
