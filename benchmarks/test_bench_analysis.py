@@ -37,7 +37,8 @@ def test_deal_table_two_threads(benchmark) -> None:
     bench = SETS["deal's table with best discards"]
     deals = iter(bench.jobs())
     single, threaded = bench.solver(), bench.solver()
-    partner = table_module._partner_solvers(1)[0]   # the second thread's solver
+    partner = table_module.PARTNERS.take(1)[0]   # the second thread's solver: given back, the next one taken
+    table_module.PARTNERS.give_back([partner])
     current: list = []
     wall: dict[str, float] = {"one": 0.0, "two": 0.0}
     cpu: dict[str, float] = {"one": 0.0, "two": 0.0}

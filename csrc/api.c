@@ -422,35 +422,91 @@ int pdd_best_line_from(pdd_solver *S, const pdd_position *p, int value_guess, in
     return pdd_best_line_ordered(S, p, value_guess, same, cards, count);
 }
 
-int pdd_best_line_ordered(pdd_solver *S, const pdd_position *p, int value_guess, const int32_t suit_to[4],
-                          int cards[30], int *count)
+/* slot_suit[k] = the suit named k under suit_to (a permutation of 0..3), or
+ * PDD_ERR_SUIT_ORDER. */
+static int slots_of(const int32_t suit_to[4], int slot_suit[4])
 {
-    board b;
-    if (!cards || !count || !suit_to)
-        return PDD_ERR_NULL;
-    int slot_suit[4] = {-1, -1, -1, -1};
+    for (int s = 0; s < 4; s++)
+        slot_suit[s] = -1;
     for (int s = 0; s < 4; s++) {
         if (suit_to[s] < 0 || suit_to[s] > 3 || slot_suit[suit_to[s]] >= 0)
             return PDD_ERR_SUIT_ORDER;
         slot_suit[suit_to[s]] = s;
     }
-    int err = begin(S, p, &b);
-    if (err != PDD_OK)
-        return err;
+    return PDD_OK;
+}
+
+/* The line of pdd_best_line_ordered from b (its value found first): cards
+ * into cards[0..*count) when cards is given, each seat's tricks added to
+ * tricks[] when that is given. With `settle`, the walk stops as soon as the
+ * declarer's tricks so far and the tricks left make the value: along the
+ * line he then takes every trick left, and the defenders' tricks are final
+ * (the line's cards from there on are not found). */
+static int walk_line(pdd_solver *S, board *b, int value_guess, const int slot_suit[4], int settle,
+                     int cards[30], int *count, int32_t tricks[3])
+{
     /* Along a best line the value never changes. */
-    int value = search_value_from(S, &b, value_guess);
+    int value = search_value_from(S, b, value_guess);
     int n = 0;
-    while (!S->stopped && b.tricks_left > 0) {
-        int card = first_best_card(S, &b, value, slot_suit);
+    while (!S->stopped && b->tricks_left > 0) {
+        if (settle && b->dtricks + b->tricks_left == value) {
+            tricks[S->rules.declarer] += b->tricks_left;
+            break;
+        }
+        int card = first_best_card(S, b, value, slot_suit);
         if (card == NO_CARD)
             break;
-        cards[n++] = card;
-        play_card(&b, &S->rules, card);
+        if (cards)
+            cards[n++] = card;
+        if (tricks && b->ncards == 2) {
+            int taker = trick_taker(b, &S->rules, card);
+            if (taker != NOBODY)
+                tricks[taker]++;
+        }
+        play_card(b, &S->rules, card);
     }
     if (S->stopped)
         return PDD_ERR_STOPPED;
-    *count = n;
+    if (count)
+        *count = n;
     return PDD_OK;
+}
+
+int pdd_best_line_ordered(pdd_solver *S, const pdd_position *p, int value_guess, const int32_t suit_to[4],
+                          int cards[30], int *count)
+{
+    board b;
+    int slot_suit[4];
+    if (!cards || !count || !suit_to)
+        return PDD_ERR_NULL;
+    int err = slots_of(suit_to, slot_suit);
+    if (err == PDD_OK)
+        err = begin(S, p, &b);
+    if (err != PDD_OK)
+        return err;
+    return walk_line(S, &b, value_guess, slot_suit, 0, cards, count, NULL);
+}
+
+int pdd_line_tricks(pdd_solver *S, const pdd_position *p, int value_guess, const int32_t suit_to[4],
+                    int32_t tricks[3])
+{
+    board b;
+    int slot_suit[4];
+    if (!tricks || !suit_to)
+        return PDD_ERR_NULL;
+    int err = slots_of(suit_to, slot_suit);
+    if (err == PDD_OK && p && p->talon_count > 0)
+        err = PDD_ERR_TALON;
+    if (err == PDD_OK)
+        err = begin(S, p, &b);
+    if (err != PDD_OK)
+        return err;
+    int32_t counted[3] = {0, 0, 0};
+    err = walk_line(S, &b, value_guess, slot_suit, 1, NULL, NULL, counted);
+    if (err == PDD_OK)
+        for (int s = 0; s < 3; s++)
+            tricks[s] = counted[s];
+    return err;
 }
 
 const char *pdd_error_text(int code)
@@ -473,7 +529,7 @@ const char *pdd_error_text(int code)
     case PDD_ERR_NO_CARDS: return "no cards left to play";
     case PDD_ERR_WEIGHTS: return order_weights_text();
     case PDD_ERR_COUNT: return "count of positions below 0";
-    case PDD_ERR_DISCARD_MODE: return "best-discard mode out of range (0 one class, 1 all, 2 canonical)";
+    case PDD_ERR_DISCARD_MODE: return "best-discard mode out of range (0 one class, 1 all, 2 canonical, 3 value)";
     case PDD_ERR_SUIT_ORDER: return "suit order is not a permutation of 0-3";
     case PDD_ERR_POLICY: return "table policy out of range: part_ways 1-127, solves_per_generation 1-1048576";
     case PDD_ERR_SOLVERS: return "solvers: 1 to 64 distinct ones";

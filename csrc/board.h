@@ -107,4 +107,12 @@ uint32_t trick_marks(const board *b, const rules *r, int card);
 /* Would `card` beat `winning` (NO_CARD: nothing wins yet) in a trick of lead_suit? */
 int card_beats(int card, int winning, int lead_suit, int trump);
 
+/* The seat that takes the trick when `card` is its third card: the one
+ * playing it if it beats the card winning so far, else that card's seat
+ * (NOBODY when it is the sitting dealer's talon card). */
+static inline int trick_taker(const board *b, const rules *r, int card)
+{
+    return card_beats(card, b->win_card, b->lead_suit, r->trump) ? seat_to_move(b) : b->win_seat;
+}
+
 #endif

@@ -64,11 +64,10 @@ static maxn_entry *memo_slot(maxn_search *M, const tt_key *k)
 }
 
 /* The seat that takes the trick if `card` is its last card, or UNCLAIMED. */
-static int trick_taker(const board *b, const rules *r, int card)
+static int maxn_taker(const board *b, const rules *r, int card)
 {
-    if (card_beats(card, b->win_card, b->lead_suit, r->trump))
-        return seat_to_move(b);
-    return b->win_seat == NOBODY ? UNCLAIMED : b->win_seat;
+    int seat = trick_taker(b, r, card);
+    return seat == NOBODY ? UNCLAIMED : seat;
 }
 
 static outcome maxn_value(maxn_search *M, const board *b);
@@ -77,7 +76,7 @@ static outcome maxn_value(maxn_search *M, const board *b);
  * counted). */
 static outcome after_card(maxn_search *M, const board *b, int card)
 {
-    int taker = b->ncards == 2 ? trick_taker(b, &M->rules, card) : -1;
+    int taker = b->ncards == 2 ? maxn_taker(b, &M->rules, card) : -1;
     board child = *b;
     play_card(&child, &M->rules, card);
     outcome o = maxn_value(M, &child);

@@ -190,6 +190,14 @@ int pdd_best_line_from(pdd_solver *solver, const pdd_position *position, int val
 int pdd_best_line_ordered(pdd_solver *solver, const pdd_position *position, int value_guess,
                           const int32_t suit_to[4], int cards[30], int *count);
 
+/* Each seat's tricks from the position on (the current trick included)
+ * along the line pdd_best_line_ordered gives with the same arguments:
+ * tricks[s] for seat s. The line is not listed, and its cards are not
+ * searched past the point where the declarer takes every trick left. Not
+ * for talon tricks (PDD_ERR_TALON). */
+int pdd_line_tricks(pdd_solver *solver, const pdd_position *position, int value_guess,
+                    const int32_t suit_to[4], int32_t tricks[3]);
+
 /* Legal cards of the seat on move. */
 int pdd_legal_moves(const pdd_position *position, uint32_t *legal);
 
@@ -216,13 +224,17 @@ const char *pdd_error_text(int code);
  * value = the best value over every discard of two pool cards (trick
  * contract: the most tricks; misere: the fewest); discards[0..count) = 2-card
  * masks, ascending, as `mode` asks: PDD_DISCARD_ONE the discards of one class
- * reaching it, PDD_DISCARD_ALL every discard reaching it, PDD_DISCARD_CANONICAL
+ * reaching it (the first in a fixed heuristic order, the same from release
+ * to release), PDD_DISCARD_ALL every discard reaching it, PDD_DISCARD_CANONICAL
  * the one discard reaching it whose starting position comes first in
  * canonical form (pdd_canonical_suits; the renamed hands compared as
- * numbers, seat 0's first), found without proving every tie. classes =
- * distinct discards searched (discards leaving the same game up to relative
- * ranks are one class). */
-enum { PDD_DISCARD_ONE = 0, PDD_DISCARD_ALL = 1, PDD_DISCARD_CANONICAL = 2 };
+ * numbers, seat 0's first), found without proving every tie,
+ * PDD_DISCARD_VALUE the discards of one class reaching it, whichever the
+ * search met first (for callers that want the value only: in trick
+ * contracts it searches in the order measured fastest). classes = distinct
+ * discards searched (discards leaving the same game up to relative ranks are
+ * one class). */
+enum { PDD_DISCARD_ONE = 0, PDD_DISCARD_ALL = 1, PDD_DISCARD_CANONICAL = 2, PDD_DISCARD_VALUE = 3 };
 typedef struct pdd_discard_result {
     int32_t value;
     int32_t count;

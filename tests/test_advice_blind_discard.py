@@ -8,11 +8,14 @@ from __future__ import annotations
 import itertools
 import json
 import random
+import time
 from dataclasses import replace
 
 from hypothesis import given, settings, strategies as st
 
 from test_advice_brute import brute_best_discard, brute_tricks, cards_of
+from test_advice_bid import HAND as BID_HAND, PRIOR as BID_PRIOR, UNSEEN as BID_UNSEEN
+from test_advice_whist import endgame
 from solver import Card, Contract, Deal, Hand
 from solver.advice import RunOptions, advise_bid, advise_whist, bid_json, bid_request, whist_json, whist_request
 from solver.advice.blind_discard import BlindDiscard, blind_candidates, blind_tricks, blind_worlds
@@ -212,3 +215,99 @@ def test_the_command_line_shows_the_same_figure(capsys) -> None:
     got = json.loads(capsys.readouterr().out)
     assert got["conservative"] == expected_bid["conservative"]
     assert got["conservative_runner_up"] == expected_bid["conservative_runner_up"]
+
+
+def recorded_runs(monkeypatch) -> list[RunOptions]:
+    """The RunOptions of each run the blind-discard figure starts."""
+    import solver.advice.optimism as optimism
+    seen: list[RunOptions] = []
+    real = optimism.run_layouts
+
+    def recorded(space, evaluate, options, **kwargs):
+        seen.append(options)
+        return real(space, evaluate, options, **kwargs)
+
+    monkeypatch.setattr(optimism, "run_layouts", recorded)
+    return seen
+
+
+def test_an_exact_advice_measures_the_figure_on_its_sample(monkeypatch) -> None:
+    # The endgame's 20 layouts, enumerated by the advice: the figure still plays
+    # its 12 (the first of the seed's sampling sequence), the same figure as
+    # beside a sampled advice.
+    runs = recorded_runs(monkeypatch)
+    exact = advise_whist(endgame(), RunOptions(mode="exact", seed=3, workers=2))
+    assert exact.run.exact and exact.run.complete and exact.run.space == 20
+    assert exact.conservative is not None and exact.conservative.layouts == 12
+    assert [(r.mode, r.layouts) for r in runs] == [("auto", 12)]
+    sampled = advise_whist(endgame(), RunOptions(layouts=200, mode="sample", seed=3, workers=2))
+    assert sampled.conservative == exact.conservative and runs[1].mode == "sample"
+    # The bid's endgame: 90 layouts enumerated, 12 for each of its two figures.
+    bid = advise_bid(bid_request(BID_HAND, 0, contracts="6s,6d,misere", unseen=BID_UNSEEN, prior_tricks=BID_PRIOR),
+                     RunOptions(mode="exact", seed=3, workers=2))
+    assert bid.run.exact and bid.run.complete and bid.run.space == 90
+    assert bid.conservative is not None and bid.conservative_runner_up is not None
+    assert bid.conservative.layouts == bid.conservative_runner_up.layouts == 12
+    assert [(r.mode, r.layouts) for r in runs[2:]] == [("auto", 12)] * 2
+
+
+def test_the_figure_gets_the_time_left_of_the_advice_budget(monkeypatch) -> None:
+    runs = recorded_runs(monkeypatch)
+    advice = advise_whist(whist_request(*WHIST, other_decision="pass"),
+                          RunOptions(layouts=30, seconds=600, seed=4, workers=2))
+    assert advice.conservative is not None and len(runs) == 1
+    assert runs[0].seconds is not None and 0 < runs[0].seconds <= 600 - advice.run.elapsed
+    bid = advise_bid(bid_request("AKQJ8.AK.A8.7", 0, contracts="6s,8s", value_pass=False),
+                     RunOptions(layouts=10, seconds=600, seed=1, workers=2))
+    assert bid.conservative_runner_up is not None and len(runs) == 3
+    assert 0 < runs[2].seconds < runs[1].seconds <= 600 - bid.run.elapsed   # the two figures share what is left
+    # No time budget: none for the figure either.
+    advise_whist(whist_request(*WHIST, other_decision="pass"), RunOptions(layouts=30, seed=4, workers=2))
+    assert runs[3].seconds is None
+    # The budget spent: the figure is not measured, and the notes say so.
+    off = advise_whist(whist_request(*WHIST, other_decision="pass", blind_discard=0),
+                       RunOptions(layouts=30, seed=4, workers=2))
+    spent = with_conservative(replace(off, request=advice.request), RunOptions(layouts=30, seconds=1, seed=4),
+                              started=time.monotonic() - 2)
+    assert spent.conservative is None and spent.notes[-1].endswith("not measured: no layout kept in its budget")
+    assert len(runs) == 4
+
+
+def counting_solvers(monkeypatch) -> list[int]:
+    """Counts the solvers the runs' workers make."""
+    import solver.advice.parallel as parallel
+    made: list[int] = []
+    real = parallel.Solver
+
+    def counted(*args, **kwargs):
+        made.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(parallel, "Solver", counted)
+    return made
+
+
+def test_the_figures_reuse_the_advice_run_solvers(monkeypatch) -> None:
+    import solver.advice.optimism as optimism
+    made = counting_solvers(monkeypatch)
+    whist = advise_whist(whist_request(*WHIST, other_decision="pass"), RunOptions(layouts=30, seed=4, workers=2))
+    assert whist.conservative is not None and len(made) == 2   # the run's two workers, the figure takes theirs
+    shared = []
+    for seed in (1, 2):
+        made.clear()
+        shared.append(advise_bid(bid_request("AKQJ8.AK.A8.7", 0, contracts="6s,8s", value_pass=False),
+                                 RunOptions(layouts=10, seed=seed, workers=2)))
+        assert shared[-1].conservative_runner_up is not None and len(made) == 2   # the same for both figures
+    # Fresh solvers for each figure's run: the same figures.
+    real = optimism.run_layouts
+    monkeypatch.setattr(optimism, "run_layouts",
+                        lambda space, evaluate, options, solvers=None, **kwargs: real(space, evaluate, options,
+                                                                                      **kwargs))
+    for seed, advice in zip((1, 2), shared):
+        made.clear()
+        fresh = advise_bid(bid_request("AKQJ8.AK.A8.7", 0, contracts="6s,8s", value_pass=False),
+                           RunOptions(layouts=10, seed=seed, workers=2))
+        assert len(made) == 6
+        assert (fresh.conservative, fresh.conservative_runner_up) == (advice.conservative,
+                                                                      advice.conservative_runner_up)
+        assert fresh.contracts == advice.contracts and fresh.plan == advice.plan

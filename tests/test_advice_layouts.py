@@ -13,7 +13,7 @@ import pytest
 
 from solver import Hand
 from solver.advice import AdviceError, LayoutSpace, RunOptions
-from solver.advice.layouts import revolving_door
+from solver.advice.layouts import _card_indices, layout_rng, revolving_door, seeded_shuffle
 from solver.advice.parallel import run_layouts
 from solver.advice.stats import Estimate, estimate, sureness
 
@@ -25,6 +25,30 @@ def test_revolving_door_lists_every_subset_once_by_single_swaps(n: int, k: int) 
     assert all(bin(mask).count("1") == k and mask < 1 << n for mask in order)
     for before, after in zip(order, order[1:]):
         assert bin(before ^ after).count("1") == 2
+
+
+@pytest.mark.parametrize("length", [0, 1, 2, 3, 7, 20, 22, 32])
+def test_seeded_shuffle_draws_as_random_shuffle(length: int) -> None:
+    """The sampler's inlined shuffle is Random.shuffle, draw for draw (the
+    generators end in the same state)."""
+    for seed in range(300):
+        ours, theirs = layout_rng(seed, length), layout_rng(seed, length)
+        a, b = list(range(length)), list(range(length))
+        seeded_shuffle(ours, a)
+        theirs.shuffle(b)
+        assert a == b and ours.getstate() == theirs.getstate()
+
+
+def test_sampled_layouts_are_the_seeded_shuffles_of_the_free_cards() -> None:
+    """Layout i of seed s: the free cards (spades first, high to low)
+    shuffled by Random("s/i"), dealt to the parts in order."""
+    space = LayoutSpace(Hand.parse("AKQJT987.AKQJT987.AKQJ."), (10, 10), (Hand(0), Hand.parse("..T9.")))
+    for seed, index in [(0, 0), (1, 5), (7, 123), (-3, 4), (2**40, 99)]:
+        cards = list(_card_indices(space.free.mask))
+        layout_rng(seed, index).shuffle(cards)
+        first = sum(1 << card for card in cards[:10])
+        second = sum(1 << card for card in cards[10:]) | Hand.parse("..T9.").mask
+        assert space.sample_masks(seed, index) == (first, second)
 
 
 def test_full_deal_space_has_every_split() -> None:

@@ -99,15 +99,16 @@ def reference_suit_order(position: Position) -> tuple[int, ...]:
     return tuple(order.index(suit) for suit in range(4))
 
 
-def random_positions(rng: random.Random, count: int):
-    """Random deals (10 cards a seat), some with a card or two on the trick."""
+def random_positions(rng: random.Random, count: int, most_played: int = 2):
+    """Random deals (10 cards a seat), some with up to ``most_played`` cards
+    played (a card or two on the trick; more: tricks already taken)."""
     for _ in range(count):
         cards = list(range(32))
         rng.shuffle(cards)
         hands = [Hand(sum(1 << c for c in cards[10 * s:10 * s + 10])) for s in range(3)]
         contract = Contract.parse(rng.choice(["6s", "7c", "8d", "6h", "7nt", "misere"]))
         position = Position.start(Deal((hands[0], hands[1], hands[2])), contract, rng.randrange(3), rng.randrange(3))
-        for _ in range(rng.randrange(3)):
+        for _ in range(rng.randrange(most_played + 1)):
             position = position.play(rng.choice(position.legal_cards()))
         yield position
 
@@ -173,3 +174,44 @@ def test_split_tricks_equal_the_line_of_the_renamed_position() -> None:
     for position in random_positions(rng, 120):
         canonical = canonical_position(position)
         assert split_tricks(position, solver) == line_tricks(canonical, fresh.best_line(canonical)), position
+
+
+def test_line_tricks_in_c_equal_the_tricks_along_the_listed_line() -> None:
+    """pdd_line_tricks (the split without the line, stopping once the
+    declarer takes every trick left) counts the tricks of the very line
+    pdd_best_line_ordered lists, whatever the guess of the value; the lean
+    whist path (StartDiscards.canonical_tricks) gives the split_tricks of the
+    start after the canonical best discard."""
+    rng = random.Random(20261202)
+    solver, other = Solver(), Solver()
+    settled_early = 0
+    for position in random_positions(rng, 150, most_played=7):
+        order = canonical_suits(position)
+        line = other.best_line(position, tie_suits=order)
+        along = line_tricks(position, line)
+        for guess in (None, 0, rng.randrange(11)):
+            counted = solver.line_tricks(position, guess, tie_suits=order)
+            assert tuple(t + c for t, c in zip(position.tricks_taken, counted)) == along, (position, guess)
+        assert solver.line_tricks(position) == tuple(
+            a - t for a, t in zip(line_tricks(position, other.best_line(position)), position.tricks_taken))
+        if position.tricks_left >= 2:   # the declarer takes the last trick: the C walk stops before it
+            before_last = line_tricks(position, line[:-3])
+            settled_early += along[position.declarer] > before_last[position.declarer]
+    assert settled_early > 30
+
+    request = whist_request("JT98.JT.98.A9", "..J.K", "6c", 1, 2, other_decision=None, auction=None)
+    space, checked = layout_space(request), 0
+    for index in range(40):
+        parts = space.sample(9, index)
+        hands = [request.hand] * 3
+        hands[request.declarer], hands[request.other] = parts
+        deal = Deal((hands[0], hands[1], hands[2]), request.talon)
+        found = best_discard(deal, request.declarer, request.contract, leader=request.leader, solver=solver,
+                             canonical=True)
+        start = Position.start(deal_after_discard(deal, request.declarer, found.discards[0]), request.contract,
+                               request.declarer, request.leader)
+        masks = [hand.mask for hand in start.hands]
+        lean = solver.start_discards(request.contract, request.declarer, request.leader)
+        assert lean.canonical_tricks(solver, masks, found.value) == split_tricks(start, other, found.value)
+        checked += 1
+    assert checked == 40

@@ -1,5 +1,5 @@
 """The analysis calls of the C core (pdd_best_discard, pdd_maxn_line,
-pdd_canonical_suits, pdd_best_line_ordered, pdd_best_discard_many) answer
+pdd_canonical_suits, pdd_best_line_ordered, pdd_line_tricks, pdd_best_discard_many) answer
 an error code for bad input, never crash."""
 from __future__ import annotations
 
@@ -70,13 +70,18 @@ def test_maxn_answers_and_errors(solver) -> None:
 
 def test_best_discard_modes(solver) -> None:
     """PDD_DISCARD_CANONICAL answers one of the discards PDD_DISCARD_ALL
-    lists, with the same value; a mode outside the three is an error."""
+    lists, PDD_DISCARD_VALUE some of them, with the same value; a mode
+    outside the four is an error."""
     code, every = best_discard(solver, position(), all_best=lib.PDD_DISCARD_ALL)
     assert code == lib.PDD_OK
+    listed = [every.discards[i] for i in range(every.count)]
     code, first = best_discard(solver, position(), all_best=lib.PDD_DISCARD_CANONICAL)
     assert code == lib.PDD_OK and first.count == 1 and first.value == every.value
-    assert first.discards[0] in [every.discards[i] for i in range(every.count)]
-    for mode in (3, -1, 2**31 - 1):
+    assert first.discards[0] in listed
+    code, some = best_discard(solver, position(), all_best=lib.PDD_DISCARD_VALUE)
+    assert code == lib.PDD_OK and some.value == every.value and some.count >= 1
+    assert {some.discards[i] for i in range(some.count)} <= set(listed)
+    for mode in (4, -1, 2**31 - 1):
         assert best_discard(solver, position(), all_best=mode)[0] == lib.PDD_ERR_DISCARD_MODE
 
 
@@ -94,6 +99,22 @@ def test_canonical_suits_and_ordered_lines_check_their_input(solver) -> None:
         assert code == lib.PDD_ERR_SUIT_ORDER
     assert lib.pdd_best_line_ordered(solver, c_position(), -1, ffi.NULL, cards, count) == lib.PDD_ERR_NULL
     assert lib.pdd_best_line_ordered(solver, c_position(), -1, suits, cards, count) == lib.PDD_OK
+    tricks = ffi.new("int32_t[3]")
+    for order in ([0, 0, 1, 2], [0, 1, 2, 4], [-1, 0, 1, 2]):
+        code = lib.pdd_line_tricks(solver, c_position(), -1, ffi.new("int32_t[4]", order), tricks)
+        assert code == lib.PDD_ERR_SUIT_ORDER
+    assert lib.pdd_line_tricks(solver, c_position(), -1, ffi.NULL, tricks) == lib.PDD_ERR_NULL
+    assert lib.pdd_line_tricks(solver, c_position(), -1, suits, ffi.NULL) == lib.PDD_ERR_NULL
+    assert lib.pdd_line_tricks(ffi.NULL, c_position(), -1, suits, tricks) == lib.PDD_ERR_NULL
+    assert lib.pdd_line_tricks(solver, ffi.NULL, -1, suits, tricks) == lib.PDD_ERR_NULL
+    assert lib.pdd_line_tricks(solver, c_position(hands=[0, 0, 0]), -1, suits, tricks) == lib.PDD_ERR_NO_CARDS
+    # Talon tricks (all-pass) have no line of this kind; the tricks stay unwritten.
+    tricks[0] = tricks[1] = tricks[2] = 7
+    assert lib.pdd_line_tricks(solver, c_position(talon_count=1, talon=[31]), -1, suits, tricks) == lib.PDD_ERR_TALON
+    assert list(tricks) == [7, 7, 7]
+    # H0's spades win all three tricks: seat 0 leads and takes them.
+    assert lib.pdd_line_tricks(solver, c_position(), 11, suits, tricks) == lib.PDD_OK
+    assert list(tricks) == [3, 0, 0]
 
 
 def discard_many(solvers, positions, pools, mode=lib.PDD_DISCARD_ONE):

@@ -4,13 +4,16 @@ random full deals), then the best value, the discards reaching it and the
 highest contract taken from those values independently."""
 from __future__ import annotations
 
+import gc
 import random
 import threading
 import time
+import weakref
 from itertools import combinations
 
 import pytest
 
+import solver.analysis.table as table_module
 from solver import Card, Contract, ContractKind, Deal, Hand, Position, SearchStopped, Solver
 from solver.analysis import (
     AnalysisError,
@@ -78,6 +81,19 @@ def test_best_discard_matches_plain_search_on_endgames(solver: Solver, plain: So
     assert set(found.discards) == reaching
     one = best_discard(deal, declarer, contract, all_discards=False, solver=solver)
     assert one.value == value and one.discards and set(one.discards) <= reaching
+    assert_value_mode(deal, declarer, contract, solver, value, reaching)
+
+
+def assert_value_mode(deal: Deal, declarer: int, contract: Contract, solver: Solver, value: int,
+                      reaching: set[Hand]) -> None:
+    """PDD_DISCARD_VALUE (the whist advice's search, through StartDiscards,
+    in its own class order) answers the brute force's value and some of the
+    discards reaching it."""
+    masks = tuple(hand.mask for hand in deal.hands)
+    start = solver.start_discards(contract, declarer, 0)
+    found, discards = start.best_discard(solver, masks, (deal.hands[declarer] | deal.talon).mask, False)
+    assert found == value
+    assert discards and {Hand(mask) for mask in discards} <= reaching
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -91,6 +107,7 @@ def test_best_discard_matches_every_discard_on_full_deals(solver: Solver, seed: 
     found = best_discard(deal, declarer, contract, solver=solver)
     assert (found.value, set(found.discards)) == (value, reaching)
     assert found.classes <= 66
+    assert_value_mode(deal, declarer, contract, solver, value, reaching)
 
 
 def test_equivalent_discards_are_searched_once() -> None:
@@ -218,6 +235,84 @@ def test_threaded_table_equals_the_sequential_one(seed: int) -> None:
     sequential = discard_table(deal, solver=Solver(table_mib=4))
     for workers in (2, 3, 18, 19):
         assert discard_table(deal, solver=Solver(table_mib=4), workers=workers) == sequential, workers
+
+
+def test_tables_on_several_threads_share_a_bounded_pool(monkeypatch) -> None:
+    """Four threads making tables on three threads each at once (their first
+    tables all holding their partners together): every table as on one
+    thread, each caller holding its two partner solvers only while its table
+    runs, the pool never keeping more idle than its bound, and no partner
+    solver alive beyond it once the tables are done (the callers still
+    alive)."""
+    made: list[weakref.ref] = []
+    real = table_module.Solver
+
+    def counted(*args, **kwargs):
+        made.append(weakref.ref(solver := real(*args, **kwargs)))
+        return solver
+
+    class Watched(table_module.PartnerPool):
+        def __init__(self, kept: int) -> None:
+            super().__init__(kept)
+            self.watch = threading.Lock()
+            self.held = self.most_held = self.most_idle = 0
+            self.seen: set[int] = set()
+
+        def take(self, count: int) -> list[Solver]:
+            taken = super().take(count)
+            with self.watch:
+                self.held += len(taken)
+                self.most_held = max(self.most_held, self.held)
+                first = count > 0 and threading.get_ident() not in self.seen
+                self.seen.add(threading.get_ident())
+            if first:   # every caller's first table holds its partners at once
+                together.wait()
+            return taken
+
+        def give_back(self, solvers) -> None:
+            with self.watch:
+                self.held -= len(solvers)
+            super().give_back(solvers)
+            with self.watch:
+                self.most_idle = max(self.most_idle, self.idle())
+
+    callers, done, finish = 4, threading.Barrier(5, timeout=120), threading.Event()
+    together = threading.Barrier(callers, timeout=120)
+    pool = Watched(2)
+    monkeypatch.setattr(table_module, "Solver", counted)
+    monkeypatch.setattr(table_module, "PARTNERS", pool)
+    rng = random.Random(4200)
+    deals = [random_deal(rng, 10 if i % 2 else rng.randint(4, 7)) for i in range(6)]
+    expected = [discard_table(deal, solver=Solver(table_mib=4)) for deal in deals]
+    got: dict[tuple[int, int], object] = {}
+    errors: list[BaseException] = []
+
+    def caller(k: int) -> None:
+        try:
+            solver = Solver(table_mib=4)
+            for i in range(len(deals)):
+                index = (i + k) % len(deals)
+                got[k, index] = discard_table(deals[index], solver=solver, workers=3)
+        except BaseException as error:  # noqa: BLE001 - reported below
+            errors.append(error)
+        done.wait()
+        finish.wait(120)
+
+    threads = [threading.Thread(target=caller, args=(k,)) for k in range(callers)]
+    for thread in threads:
+        thread.start()
+    try:
+        done.wait()
+        gc.collect()
+        alive = sum(ref() is not None for ref in made)
+    finally:
+        finish.set()
+        for thread in threads:
+            thread.join()
+    assert not errors
+    assert all(got[k, i] == expected[i] for k in range(callers) for i in range(len(deals)))
+    assert pool.held == 0 and pool.most_held == callers * 2 and pool.most_idle <= 2
+    assert len(made) >= callers * 2 and alive == pool.idle() == 2
 
 
 @pytest.mark.parametrize("seed", range(3))

@@ -46,6 +46,7 @@ Choices where the issue is silent:
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field, replace
 from typing import Callable, Hashable, Sequence
 
@@ -311,17 +312,19 @@ def _mean(value: Estimate) -> float:
 
 def advise_bid(request: BidRequest, options: RunOptions | None = None) -> BidAdvice:
     """Every contract's chance and expected value over the hidden layouts."""
+    started = time.monotonic()
     require_type(request, BidRequest, "request")
     options = RunOptions.given(options)
     seen: dict[tuple[int, ...], tuple] = {}
+    solvers: list[Solver] = []   # the run's, then the blind-discard figures'
     if request.after_talon:
         advice = _advise_after_talon(request, options)
     else:
         # The layouts' outcomes are kept only for the blind-discard figure.
-        advice = _advise_before_talon(request, options, seen if _blind_skipped(request) is None else None)
+        advice = _advise_before_talon(request, options, seen if _blind_skipped(request) is None else None, solvers)
     if request.single_dummy.layouts and advice.recommended.contract.kind is ContractKind.TRICKS:
         advice = replace(advice, optimism=_optimism(request, advice.recommended, options.seed))
-    return _with_conservative(advice, options, seen)
+    return _with_conservative(advice, options, seen, started, solvers)
 
 
 def _declarer_values(request: BidRequest, contract: Contract) -> dict[str, Callable[[int], float]]:
@@ -343,11 +346,14 @@ def _blind_skipped(request: BidRequest) -> str | None:
     return None
 
 
-def _with_conservative(advice: BidAdvice, options: RunOptions, seen: dict[tuple[int, ...], tuple]) -> BidAdvice:
+def _with_conservative(advice: BidAdvice, options: RunOptions, seen: dict[tuple[int, ...], tuple],
+                       started: float, solvers: list[Solver]) -> BidAdvice:
     """The blind-discard figures of the best contract and of the runner-up
     contract, a note saying what they are, and the plan saying so when
     the runner-up is worth more by them (``seen``: the run's outcome key of
-    each layout it played, by :func:`~solver.advice.optimism.layout_key`)."""
+    each layout it played, by :func:`~solver.advice.optimism.layout_key`;
+    ``started``: when the advice's time budget started, which both figures
+    share; ``solvers``: the run's, which they reuse)."""
     request, best = advice.request, advice.recommended
     skipped = _blind_skipped(request)
     if skipped is not None:
@@ -361,7 +367,8 @@ def _with_conservative(advice: BidAdvice, options: RunOptions, seen: dict[tuple[
                                      request.blind_discard, options, leader=request.leader,
                                      prior=request.prior_tricks[request.seat],
                                      values=_declarer_values(request, contract),
-                                     known={layout: key[slot][0] for layout, key in seen.items()})
+                                     known={layout: key[slot][0] for layout, key in seen.items()},
+                                     started=started, solvers=solvers)
 
     figure = measure(best.contract)
     if figure is None:
@@ -438,9 +445,10 @@ def _before_talon_space(request: BidRequest, contracts: Sequence[Contract]) -> L
 
 
 def _advise_before_talon(request: BidRequest, options: RunOptions,
-                         seen: dict[tuple[int, ...], tuple] | None) -> BidAdvice:
+                         seen: dict[tuple[int, ...], tuple] | None, solvers: list[Solver]) -> BidAdvice:
     """The 10-card question (``seen``, unless None, gets each layout's
-    outcome key)."""
+    outcome key; ``solvers`` the run's solvers, see
+    :func:`~solver.advice.parallel.run_layouts`)."""
     kinds = request.kinds
     space = _before_talon_space(request, kinds)
 
@@ -463,7 +471,7 @@ def _advise_before_talon(request: BidRequest, options: RunOptions,
             seen[layout_key(parts)] = tuple(key)
         return {tuple(key): 1}
 
-    run = run_layouts(space, evaluate, options).finished()
+    run = run_layouts(space, evaluate, options, solvers=solvers).finished()
     reader = _Reader(request, run)
     contracts = tuple(reader.advice(c, kinds.index(contract_kind(c)), None) for c in request.contracts)
     slot_of = lambda advice: kinds.index(contract_kind(advice.contract))  # noqa: E731

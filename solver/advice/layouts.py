@@ -33,12 +33,33 @@ from typing import Iterable, Iterator
 from ..notation import Contract, ContractKind, Hand
 from .errors import AdviceError
 
-__all__ = ["LayoutSpace", "check_parts", "revolving_door", "layout_rng", "warm_order", "misere_only"]
+__all__ = ["LayoutSpace", "check_parts", "revolving_door", "layout_rng", "seeded_shuffle", "warm_order", "misere_only"]
 
 
 def layout_rng(seed: int, index: int) -> random.Random:
     """The generator of layout ``index`` under ``seed``."""
     return random.Random(f"{seed}/{index}")
+
+
+@lru_cache(maxsize=32)
+def _draw_bits(n: int) -> tuple[tuple[int, int], ...]:
+    """For a shuffle of n items: each step's position i (n-1 down to 1) and
+    the bits drawn for it (those of i + 1)."""
+    return tuple((i, (i + 1).bit_length()) for i in range(n - 1, 0, -1))
+
+
+def seeded_shuffle(rng: random.Random, items: list) -> None:
+    """``rng.shuffle(items)``, the same draws in the same order (Fisher-Yates
+    from the end, each index below i + 1 drawn by rejection from
+    ``getrandbits``, as :meth:`random.Random.shuffle` does), without its
+    call per item: 4 µs of a sampled layout's 11 (tests check it against
+    ``shuffle``)."""
+    bits = rng.getrandbits
+    for i, k in _draw_bits(len(items)):
+        j = bits(k)
+        while j > i:
+            j = bits(k)
+        items[i], items[j] = items[j], items[i]
 
 
 @lru_cache(maxsize=64)
@@ -166,7 +187,7 @@ class LayoutSpace:
     def sample_masks(self, seed: int, index: int) -> tuple[int, ...]:
         """:meth:`sample` as hand masks."""
         cards = list(_card_indices(self.free.mask))
-        layout_rng(seed, index).shuffle(cards)
+        seeded_shuffle(layout_rng(seed, index), cards)
         masks, start = [], 0
         for size, fixed in zip(self.sizes, self.fixed):
             mask = fixed.mask

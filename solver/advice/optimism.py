@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from dataclasses import dataclass, replace
 from typing import Callable, Hashable, Mapping, Sequence
 
@@ -161,20 +162,34 @@ def measure_blind_discard(contract: Contract, declarer: int, space: LayoutSpace,
                           whisters: tuple[int, ...] = (), leader: int = 0, prior: int = 0,
                           values: dict[str, Callable[[int], float]] | None = None,
                           known: Mapping[tuple[int, ...], int | None] | None = None,
-                          solvers: list[Solver] | None = None) -> Optimism | None:
+                          solvers: list[Solver] | None = None, started: float | None = None) -> Optimism | None:
     """The blind-discard figure for ``contract`` over the first
     ``settings.layouts`` layouts of ``space`` that the advice keeps (the same
-    seed, at most the run's budget; ``seat_hands`` as for
+    seed, at most the run's layout budget; ``seat_hands`` as for
     :func:`measure_optimism`), on the run's threads. None when no layout is
-    kept (or the run is stopped first). ``known``: the advice's own answers
-    by :func:`layout_key` - the declarer's double-dummy tricks (whole deal),
-    or None for a layout it rejected - which are then not searched again
-    (about half the figure's cost on a whist with the auction model).
-    ``solvers``: the advice's own, reused (see
-    :func:`~solver.advice.parallel.run_layouts`)."""
+    kept (or the run is stopped first, or no time is left). ``known``: the
+    advice's own answers by :func:`layout_key` - the declarer's double-dummy
+    tricks (whole deal), or None for a layout it rejected - which are then
+    not searched again (about half the figure's cost on a whist with the
+    auction model). ``solvers``: the advice's own, reused (see
+    :func:`~solver.advice.parallel.run_layouts`).
+
+    The figure is a sample whatever the advice's mode: ``exact`` asks for
+    the advice's every layout, not the figure's (``auto`` on the figure's
+    own budget: its layouts enumerated when there are no more of them,
+    else sampled; ``sample`` stays ``sample``). It shares the advice's time
+    budget rather than getting another: ``started`` is the
+    :func:`time.monotonic` time the advice's ``options.seconds`` count from
+    (None: now), and the figure gets what is left of them (no time budget
+    when the advice has none)."""
     if contract.kind is ContractKind.ALLPASS or not settings.layouts:
         return None
     seed = options.seed
+    seconds = options.seconds
+    if seconds is not None and started is not None:
+        seconds -= time.monotonic() - started
+        if seconds <= 0:
+            return None
 
     def evaluate(parts: tuple[Hand, ...], solver: Solver) -> dict[Hashable, Number] | None:
         seated = seat_hands(parts)
@@ -201,8 +216,9 @@ def measure_blind_discard(contract: Contract, declarer: int, space: LayoutSpace,
         return {(prior + value, prior + blind): 1}
 
     budget = min(settings.layouts, options.layouts)
-    run = run_layouts(space, evaluate, replace(options, layouts=budget, progress=None, executor=None),
-                      solvers=solvers)
+    mode = "sample" if options.mode == "sample" else "auto"
+    run = run_layouts(space, evaluate, replace(options, layouts=budget, mode=mode, seconds=seconds, progress=None,
+                                               executor=None), solvers=solvers)
     if run.stats.layouts == 0:
         return None
 

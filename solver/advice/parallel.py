@@ -372,8 +372,8 @@ class _Engine:
         self.options = options
         self.exact = exact
         self.total = total if total is not None else (target or task_count)
-        self.wake_at = target if target is not None else task_count   # results that may end the run
         self.results: dict[int, TaskResult] = {}
+        self.kept_done = 0   # kept layouts over every finished task, in whatever order they finished
         self.next_task = 0
         self.lock = threading.Lock()
         self.changed = threading.Condition(self.lock)
@@ -417,11 +417,16 @@ class _Engine:
                 return
             with self.changed:
                 self.results[index] = result
+                self.kept_done += result.kept
                 # The calling thread polls every 50 ms for progress; waking it
                 # for every result would take the GIL from the workers (a
                 # thousand times a second), so only the results that may end
-                # the run wake it.
-                if len(self.results) >= self.wake_at:
+                # the run wake it: every task done, or (sampling) enough kept
+                # layouts among the finished tasks for the prefix to hold them.
+                # Counting the finished tasks instead woke it for each of the
+                # last 2,600 of a whist advice's 3,600 tasks (70 % are rejected).
+                if len(self.results) >= self.task_count or (self.target is not None
+                                                            and self.kept_done >= self.target):
                     self.changed.notify()
 
     def _fail(self, error: BaseException) -> None:

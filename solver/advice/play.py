@@ -133,20 +133,28 @@ class AuctionFilter:
                 "whister_min_tops": self.whister_min_tops, "sure_from_level": self.sure_from_level}
 
     def trumps_ok(self, contract: Contract, pool: Hand) -> bool:
+        return self._trumps_ok(contract, pool.mask)
+
+    def _trumps_ok(self, contract: Contract, pool: int) -> bool:
         if self.min_trumps is None or contract.kind is not ContractKind.TRICKS or contract.strain == NO_TRUMP:
             return True
         assert contract.strain is not None
-        return (pool.mask >> (8 * contract.strain) & 0xFF).bit_count() >= self.min_trumps
+        return (pool >> (8 * contract.strain) & 0xFF).bit_count() >= self.min_trumps
 
     def whister_ok(self, hand: Hand) -> bool:
-        if self.whister_min_tops is None:
-            return True
-        return tops(hand) >= self.whister_min_tops
+        return self.whister_min_tops is None or tops_of_mask(hand.mask) >= self.whister_min_tops
 
     def hands_ok(self, contract: Contract, pool: Hand, hands: Sequence[Hand], whisters: Iterable[int]) -> bool:
         """The tests that need no search: the declarer's trumps in ``pool``
         (his hand and the talon) and each whister's tops in ``hands``."""
-        return self.trumps_ok(contract, pool) and all(self.whister_ok(hands[seat]) for seat in whisters)
+        return self.masks_ok(contract, pool.mask, [hand.mask for hand in hands], whisters)
+
+    def masks_ok(self, contract: Contract, pool: int, hands: Sequence[int], whisters: Iterable[int]) -> bool:
+        """:meth:`hands_ok` with card masks (a sampled layout's, no Hand made)."""
+        if not self._trumps_ok(contract, pool):
+            return False
+        least = self.whister_min_tops
+        return least is None or all(tops_of_mask(hands[seat]) >= least for seat in whisters)
 
     def value_ok(self, contract: Contract, value: int, prior: int) -> bool:
         """``value`` is the best-discard value of the hands given; ``prior`` the
@@ -187,9 +195,14 @@ def auction_text(auction: AuctionFilter | None) -> str:
 
 def tops(hand: Hand) -> int:
     """Aces, and kings with at least one more card of their suit."""
+    return tops_of_mask(hand.mask)
+
+
+def tops_of_mask(mask: int) -> int:
+    """:func:`tops` of a card mask."""
     count = 0
     for suit in range(4):
-        held = hand.mask >> (8 * suit) & 0xFF   # bit 7 the ace, bit 6 the king
+        held = mask >> (8 * suit) & 0xFF   # bit 7 the ace, bit 6 the king
         count += (held >> 7) + (held >> 6 & 1 and held.bit_count() >= 2)
     return count
 
@@ -323,8 +336,7 @@ class ContractPlay:
             return self((Hand(hands[0]), Hand(hands[1]), Hand(hands[2])), Hand(talon), solver)
         declarer, auction = self.declarer, self.auction
         pool = hands[declarer] | talon
-        if auction is not None and not auction.hands_ok(self.contract, Hand(pool), tuple(map(Hand, hands)),
-                                                        self.whisters):
+        if auction is not None and not auction.masks_ok(self.contract, pool, hands, self.whisters):
             return None
         start = solver.start_discards(self.contract, declarer, self.leader)
         value, discards = start.best_discard(solver, hands, pool, self.split)
@@ -335,8 +347,7 @@ class ContractPlay:
             return {(prior + value, None): 1}
         kept = list(hands)
         kept[declarer] = pool & ~discards[0]
-        line = [Card.from_index(index) for index in start.canonical_line(solver, kept, value)]
-        tricks = _tricks_along((0, 0, 0), self.leader, (), self.contract.trump, line)
+        tricks = start.canonical_tricks(solver, kept, value)
         return {(prior + tricks[declarer], self._whole(tricks)): 1}
 
     def __call__(self, hands: tuple[Hand, Hand, Hand], talon: Hand,

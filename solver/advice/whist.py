@@ -63,6 +63,7 @@ Choices where the issue is silent:
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Callable, Hashable, Mapping
@@ -258,6 +259,7 @@ def _mean(value: Estimate) -> float:
 
 def advise_whist(request: WhistRequest, options: RunOptions | None = None) -> WhistAdvice:
     """Whist or pass: every option's expected value over the hidden layouts."""
+    started = time.monotonic()
     require_type(request, WhistRequest, "request")
     options = RunOptions.given(options)
     tree = _decision_tree(request)
@@ -285,7 +287,7 @@ def advise_whist(request: WhistRequest, options: RunOptions | None = None) -> Wh
     advice = whist_advice_from_run(request, run_layouts(space, evaluate, options, masks=True, solvers=solvers))
     if request.single_dummy.layouts:
         advice = replace(advice, optimism=_optimism(request, advice, options.seed))
-    return with_conservative(advice, options, known, solvers)
+    return with_conservative(advice, options, known, solvers, started)
 
 
 def _seated(request: WhistRequest, parts: tuple[Hand, ...]) -> tuple[tuple[Hand, Hand, Hand], Hand]:
@@ -334,12 +336,12 @@ def _blind_skipped(request: WhistRequest) -> str | None:
 
 def with_conservative(advice: WhistAdvice, options: RunOptions,
                       known: Mapping[tuple[int, ...], int | None] | None = None,
-                      solvers: list[Solver] | None = None) -> WhistAdvice:
+                      solvers: list[Solver] | None = None, started: float | None = None) -> WhistAdvice:
     """The advice with its blind-discard figure (:attr:`WhistAdvice.conservative`),
     a note saying what it is and, when it ranks another option first, the plan
     saying so (``known``: the run's layouts already played, ``solvers``: the
-    run's solvers to reuse, see
-    :func:`~solver.advice.optimism.measure_blind_discard`)."""
+    run's solvers to reuse, ``started``: when the advice's time budget
+    started, see :func:`~solver.advice.optimism.measure_blind_discard`)."""
     request = advice.request
     skipped = _blind_skipped(request)
     figure = None
@@ -348,7 +350,8 @@ def with_conservative(advice: WhistAdvice, options: RunOptions,
                                        lambda parts: _seated(request, parts), request.blind_discard, options,
                                        auction=request.auction_played, whisters=request.whisters,
                                        leader=request.leader, prior=request.prior_tricks[request.declarer],
-                                       values=_option_values(request, advice), known=known, solvers=solvers)
+                                       values=_option_values(request, advice), known=known, solvers=solvers,
+                                       started=started)
         skipped = None if figure is not None else "no layout kept in its budget"
     if figure is None:
         return replace(advice, notes=advice.notes + (f"conservative figure (blind discard) not measured: {skipped}",))

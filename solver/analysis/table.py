@@ -14,8 +14,8 @@ knew every card would.
 
 The table is 18 independent best-discard searches (3 seats × 6 contracts),
 so ``workers`` threads can share them, each with a solver of its own: the
-calling thread with ``solver``, the others with solvers the calling thread
-keeps for them between tables. All 18 go to the C core in one call, which
+calling thread with ``solver``, the others with solvers the process keeps
+for them between tables (:data:`PARTNERS`, bounded). All 18 go to the C core in one call, which
 starts the other threads itself (no interpreter lock between two
 searches). Misère goes first: its three searches take most of the time
 (about 59 % of a table on random deals), and the trick contracts fill in
@@ -24,8 +24,9 @@ around them.
 from __future__ import annotations
 
 import threading
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Iterator, Sequence
 
 from ..api import given_solver
 from ..engine import Solver, best_discards_many
@@ -96,18 +97,62 @@ class DiscardTable:
 CONTRACTS = tuple(Contract(ContractKind.TRICKS, 6, s) for s in range(NO_TRUMP + 1)) + (MISERE,)
 """A row's contracts: 6 in each strain (♠ ♣ ♦ ♥ NT), then misère."""
 
-_partners = threading.local()
+PARTNERS_KEPT = len(CONTRACTS) * 3 - 1
+"""Most idle partner solvers the process keeps between tables: 17, what one
+table on 18 threads uses (16 MiB each, 272 MiB at most)."""
 
 
-def _partner_solvers(count: int) -> list[Solver]:
-    """``count`` solvers of the calling thread's own for the table's other
-    threads (created on first use; they stay with the thread, so their
-    tables and memory are reused from table to table)."""
-    kept: list[Solver] = getattr(_partners, "solvers", [])
-    while len(kept) < count:
-        kept.append(Solver())
-    _partners.solvers = kept
-    return kept[:count]
+class PartnerPool:
+    """The process's solvers for the tables' other threads. A table takes
+    ``workers - 1`` of them (made when too few are idle) and gives them back
+    when it ends, so their tables and memory serve the next table on any
+    thread (a fresh 16 MiB table is milliseconds of page faults). Tables on
+    several threads at once each hold their own; at most ``kept`` stay idle
+    in between, the others are freed."""
+
+    def __init__(self, kept: int) -> None:
+        self.kept = kept
+        self._lock = threading.Lock()
+        self._idle: list[Solver] = []
+
+    def take(self, count: int) -> list[Solver]:
+        """``count`` solvers no other caller holds (the last given back first)."""
+        with self._lock:
+            start = max(0, len(self._idle) - count)
+            taken = self._idle[start:]
+            del self._idle[start:]
+        try:
+            while len(taken) < count:   # made outside the lock: an allocation takes milliseconds
+                taken.append(Solver())
+        except BaseException:
+            self.give_back(taken)
+            raise
+        return taken
+
+    def give_back(self, solvers: Sequence[Solver]) -> None:
+        """Solvers taken, no longer used: kept idle up to ``kept``, the rest freed."""
+        with self._lock:
+            room = max(0, self.kept - len(self._idle))
+            self._idle.extend(solvers[:room])
+
+    def idle(self) -> int:
+        with self._lock:
+            return len(self._idle)
+
+
+PARTNERS = PartnerPool(PARTNERS_KEPT)
+"""The partner solvers of every table of the process (:func:`discard_table`)."""
+
+
+@contextmanager
+def _partner_solvers(count: int) -> Iterator[list[Solver]]:
+    """``count`` solvers of :data:`PARTNERS` for one table's other threads,
+    given back when it ends."""
+    solvers = PARTNERS.take(count)
+    try:
+        yield solvers
+    finally:
+        PARTNERS.give_back(solvers)
 
 
 def _searches(threads: int) -> list[tuple[int, int]]:
@@ -132,8 +177,8 @@ def discard_table(deal: Deal | str, *, leader: int = 0, solver: Solver | None = 
     """Every seat as the declarer taking the talon: best tricks per strain and
     misère with a best discard each, and the highest contract he could make.
     ``workers`` threads share the searches (1: all on the calling thread,
-    with ``solver``; the others use solvers of their own, every enhancement
-    on). A stop requested on ``solver`` ends the table once each other
+    with ``solver``; the others take ``workers - 1`` solvers of
+    :data:`PARTNERS` for the table, every enhancement on). A stop requested on ``solver`` ends the table once each other
     thread has finished the search it is in."""
     deal = Deal.coerce(deal)
     if deal.talon is None:
@@ -142,7 +187,8 @@ def discard_table(deal: Deal | str, *, leader: int = 0, solver: Solver | None = 
     workers = min(_check_workers(workers), len(CONTRACTS) * 3)
     order = _searches(workers)
     jobs = [discard_job(deal, seat, CONTRACTS[c], leader) for seat, c in order]
-    answers = best_discards_many([solver, *_partner_solvers(workers - 1)], jobs)
+    with _partner_solvers(workers - 1) as partners:
+        answers = best_discards_many([solver, *partners], jobs)
     found = {key: found_best(answer, job, False) for key, job, answer in zip(order, jobs, answers)}
     rows = []
     for seat in range(3):
