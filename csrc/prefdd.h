@@ -244,6 +244,14 @@ typedef struct pdd_discard_result {
 
 int pdd_best_discard(pdd_solver *solver, const pdd_position *position, uint32_t pool,
                      int mode, pdd_discard_result *result);
+/* The same for a caller to whom a best value below `floor` is as good as
+ * any other below it (the whist advice's auction model rejects such a
+ * layout): in a trick contract whose best value is below the floor, value is
+ * some value below it, at least the best, and count is 0 (no discards).
+ * Otherwise, and in misere (the floor is not used), as pdd_best_discard;
+ * floor <= 0 is pdd_best_discard. */
+int pdd_best_discard_floor(pdd_solver *solver, const pdd_position *position, uint32_t pool,
+                           int mode, int floor, pdd_discard_result *result);
 
 /* Many best-discard searches in one call (discard_many.c): results[i] and
  * codes[i] answer positions[i] with pools[i] as pdd_best_discard would (its

@@ -667,18 +667,20 @@ class StartDiscards:
         return tuple(fields)
 
     def best_discard(self, solver: Solver, hands: Sequence[int], pool: int,
-                     canonical: bool) -> tuple[int, tuple[int, ...]]:
-        """``pdd_best_discard`` on ``solver`` with the hand masks ``hands`` (the declarer's
+                     canonical: bool, floor: int = 0) -> tuple[int, tuple[int, ...]]:
+        """``pdd_best_discard_floor`` on ``solver`` with the hand masks ``hands`` (the declarer's
         is ignored) and his ``pool`` (mask): the value and the discards'
         masks, ascending: one class of best discards (``PDD_DISCARD_VALUE``:
         whichever the search met first, in its fastest order; the whist
         advice reads only the value then), or with ``canonical`` the
-        canonically first best discard (see :func:`best_discard_search`)."""
+        canonically first best discard (see :func:`best_discard_search`).
+        In a trick contract whose best value is below ``floor``: some value
+        below it and no discards."""
         masks = list(hands)
         masks[self.declarer] = 0
         result = self.result
         mode = lib.PDD_DISCARD_CANONICAL if canonical else lib.PDD_DISCARD_VALUE
-        solver._call_at(self._at(masks), lib.pdd_best_discard, pool, mode, result)
+        solver._call_at(self._at(masks), lib.pdd_best_discard_floor, pool, mode, floor, result)
         return result.value, tuple(ffi.unpack(result.discards, result.count))
 
     def canonical_tricks(self, solver: Solver, hands: Sequence[int], value_guess: int) -> tuple[int, int, int]:

@@ -53,6 +53,8 @@ def test_best_discard_null_pointers(solver) -> None:
     assert lib.pdd_best_discard(ffi.NULL, position(), POOL, 1, result) == lib.PDD_ERR_NULL
     assert lib.pdd_best_discard(solver, ffi.NULL, POOL, 1, result) == lib.PDD_ERR_NULL
     assert lib.pdd_best_discard(solver, position(), POOL, 1, ffi.NULL) == lib.PDD_ERR_NULL
+    assert lib.pdd_best_discard_floor(ffi.NULL, position(), POOL, 1, 2, result) == lib.PDD_ERR_NULL
+    assert lib.pdd_best_discard_floor(solver, position(), POOL, 1, 2, ffi.NULL) == lib.PDD_ERR_NULL
 
 
 def test_maxn_answers_and_errors(solver) -> None:
@@ -83,6 +85,16 @@ def test_best_discard_modes(solver) -> None:
     assert {some.discards[i] for i in range(some.count)} <= set(listed)
     for mode in (4, -1, 2**31 - 1):
         assert best_discard(solver, position(), all_best=mode)[0] == lib.PDD_ERR_DISCARD_MODE
+    # A floor above the value (0 here): some value below it, no discard; any
+    # floor is accepted, a floor of 0 or less is no floor.
+    for floor in (1, 3, 4, 2**31 - 1):
+        result = ffi.new("pdd_discard_result *")
+        assert lib.pdd_best_discard_floor(solver, position(), POOL, lib.PDD_DISCARD_VALUE, floor, result) == lib.PDD_OK
+        assert 0 <= result.value < floor and result.count == 0
+    for floor in (0, -5, -2**31):
+        result = ffi.new("pdd_discard_result *")
+        assert lib.pdd_best_discard_floor(solver, position(), POOL, lib.PDD_DISCARD_ALL, floor, result) == lib.PDD_OK
+        assert (result.value, result.count) == (every.value, every.count)
 
 
 def test_canonical_suits_and_ordered_lines_check_their_input(solver) -> None:

@@ -128,6 +128,7 @@ def hostile_calls(solver: Solver, c, draw) -> None:
         lambda: lib.pdd_legal_moves(c, legal),
         lambda: lib.pdd_validate(c),
         lambda: lib.pdd_best_discard(h, c, draw("uint32"), draw("int32"), discard),
+        lambda: lib.pdd_best_discard_floor(h, c, draw("uint32"), draw("int32"), draw("int32"), discard),
         lambda: lib.pdd_maxn_line(h, c, maxn),
         lambda: lib.pdd_canonical_suits(c, suits),
         lambda: lib.pdd_discard_classes(draw("uint32"), ffi.new("uint32_t[2]", [draw("uint32"), draw("uint32")]),
