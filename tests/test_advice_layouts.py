@@ -145,6 +145,23 @@ def test_cancel_from_another_thread() -> None:
     assert run.stats.stopped == "cancelled" and run.stats.layouts < 10_000
 
 
+@pytest.mark.parametrize("mode", ["sample", "exact"])
+def test_a_run_cancelled_before_it_starts_evaluates_nothing(mode: str) -> None:
+    """The workers see the cancel themselves: none takes a task, however
+    fast the layouts, before the calling thread first looks."""
+    space = small_space()
+    cancel = threading.Event()
+    cancel.set()
+    evaluated = []
+
+    def counted(parts, solver):
+        evaluated.append(parts)
+        return {0: 1}
+
+    run = run_layouts(space, counted, RunOptions(layouts=50, mode=mode, cancel=cancel, workers=2))
+    assert run.stats.stopped == "cancelled" and run.stats.layouts == 0 and evaluated == []
+
+
 def test_errors_in_a_worker_reach_the_caller() -> None:
     def broken(parts, solver):
         raise ZeroDivisionError("boom")

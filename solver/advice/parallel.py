@@ -402,9 +402,16 @@ class _Engine:
         with self.lock:
             if self.stop.is_set():
                 solver.request_stop()
+        cancel = self.options.cancel
         while True:
             with self.lock:
-                if self.stop.is_set() or self.next_task >= self.task_count:
+                # A cancel is seen here too, not only by the calling thread's
+                # poll: a run cancelled before it starts (the blind-discard
+                # figure after a cancelled advice) does no task at all, where
+                # a worker could otherwise finish some before that thread
+                # first looked.
+                if self.stop.is_set() or self.next_task >= self.task_count or (cancel is not None
+                                                                              and cancel.is_set()):
                     return
                 index = self.next_task
                 self.next_task += 1
