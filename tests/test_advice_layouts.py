@@ -103,6 +103,22 @@ def test_runs_agree_whatever_the_thread_count() -> None:
         assert results[0].stats.layouts == (150 if mode == "sample" else space.count())
 
 
+def test_a_sample_evaluates_no_layout_past_its_budget() -> None:
+    # Layouts far cheaper than a wake-up of the calling thread: the workers
+    # still take no task once the finished ones hold the budget's layouts
+    # (one worker: exactly that many; each other may be in one more).
+    space = small_space()
+    for workers in (1, 2):
+        calls: list[int] = []
+
+        def counted(parts, solver):
+            calls.append(1)
+            return first_card_evaluator(parts, solver)
+
+        run = run_layouts(space, counted, RunOptions(layouts=12, seed=5, workers=workers, mode="sample"))
+        assert run.stats.layouts == 12 and 12 <= len(calls) <= 12 + workers - 1, workers
+
+
 def test_auto_mode_enumerates_small_spaces_only() -> None:
     space = small_space()
     assert run_layouts(space, first_card_evaluator, RunOptions(layouts=space.count())).stats.exact

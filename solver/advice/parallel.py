@@ -404,7 +404,9 @@ class _Engine:
                 solver.request_stop()
         while True:
             with self.lock:
-                if self.stop.is_set() or self.next_task >= self.task_count:
+                # Sampling: once the finished tasks hold enough kept layouts,
+                # the tasks handed out already make a prefix that holds them.
+                if self.stop.is_set() or self.next_task >= self.task_count or self._reached(self.kept_done):
                     return
                 index = self.next_task
                 self.next_task += 1
