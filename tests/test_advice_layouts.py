@@ -161,6 +161,20 @@ def test_cancel_from_another_thread() -> None:
     assert run.stats.stopped == "cancelled" and run.stats.layouts < 10_000
 
 
+def test_a_run_cancelled_before_it_starts_does_nothing() -> None:
+    cancel = threading.Event()
+    cancel.set()
+    calls: list[int] = []
+
+    def counted(parts, solver):
+        calls.append(1)
+        return first_card_evaluator(parts, solver)
+
+    for mode in ("sample", "exact"):
+        run = run_layouts(small_space(), counted, RunOptions(layouts=50, mode=mode, cancel=cancel, workers=2))
+        assert (run.stats.stopped, run.stats.layouts, run.units, calls) == ("cancelled", 0, (), [])
+
+
 def test_errors_in_a_worker_reach_the_caller() -> None:
     def broken(parts, solver):
         raise ZeroDivisionError("boom")

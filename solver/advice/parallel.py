@@ -441,6 +441,8 @@ class _Engine:
     def run(self) -> tuple[list[TaskResult], str, float]:
         """The finished prefix of tasks, why the run stopped, and its time."""
         start = time.monotonic()
+        if self.options.cancel is not None and self.options.cancel.is_set():
+            return [], "cancelled", 0.0   # before any thread: no layout done, whatever the timing
         threads = [threading.Thread(target=self._worker, name=f"prefdd-advice-{i}", daemon=True)
                    for i in range(self.options.thread_count)]
         for thread in threads:
