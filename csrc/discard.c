@@ -287,36 +287,51 @@ static int check_start(const pdd_position *p, uint32_t pool)
  * the best value so far (one probe, a full solve only for a class that beats
  * it). is_best[] marks the classes reaching the final value (only the last
  * best one unless all_best). Measured faster here than best first, which
- * must start every class from the top. */
+ * must start every class from the top.
+ * With a floor, a class must reach it to matter: no class is solved before
+ * one reaches the floor, and each probe asks for one more than the best so
+ * far or the floor, whichever is higher. When none reaches it, the answer is
+ * the highest bound proved (below the floor, at least the best value), with
+ * no class marked. Measured on the whist advice's layouts (floor 5 for a 6,
+ * 9 % of them below it): value only -8.5 % nodes, canonical -4 to -5 %;
+ * solving the first class first, then probing at the floor: -3 % and -5 %;
+ * probing the first class at the floor only when the search's guess for it
+ * is below the floor: -5 % and -6.5 %. */
 static int search_classes_in_order(discard_search *D, const discard_class *classes, int n,
-                                   int all_best, int is_best[MAX_DISCARDS])
+                                   int all_best, int floor, int is_best[MAX_DISCARDS])
 {
     int tricks = popcount(D->pool) - 2;
-    /* A stopped search answers nothing: its figures are never noted. */
-    int best = class_value(D, &classes[0]);
-    if (D->S->stopped)
-        return best;
-    note_value(D, 0, best);
-    is_best[0] = 1;
-    for (int i = 1; i < n; i++) {
+    int best = -1, bar = floor - 1, i = 0;   /* bar: what a class must beat to matter */
+    if (floor <= 0) {
+        /* A stopped search answers nothing: its figures are never noted. */
+        best = class_value(D, &classes[0]);
+        if (D->S->stopped)
+            return best;
+        note_value(D, 0, best);
+        is_best[0] = 1;
+        if (best > bar)
+            bar = best;
+        i = 1;
+    }
+    for (; i < n; i++) {
         const discard_class *c = &classes[i];
-        /* Can this class beat best: does it reach best + 1? */
-        int v = best;
-        if (best < tricks) {
-            v = class_bound(D, c, best + 1);
+        /* Can this class beat bar: does it reach bar + 1? */
+        int v = bar;
+        if (bar < tricks) {
+            v = class_bound(D, c, bar + 1);
             if (D->S->stopped)
                 break;
-            note_bound(D, i, best + 1, v);
+            note_bound(D, i, bar + 1, v);
         }
-        if (v > best) {
-            best = class_value(D, c);
+        if (v > bar) {
+            best = bar = class_value(D, c);
             if (D->S->stopped)
                 break;
             note_value(D, i, best);
             for (int k = 0; k < i; k++)
                 is_best[k] = 0;
             is_best[i] = 1;
-        } else if (all_best && v == best) {
+        } else if (all_best && v == best && best == bar) {
             /* Not better, and at most v: a tie exactly when it reaches best
              * (v < best rules a tie out). */
             int tie = class_bound(D, c, best);
@@ -326,7 +341,15 @@ static int search_classes_in_order(discard_search *D, const discard_class *class
             is_best[i] = tie >= best;
         }
     }
-    return best;
+    if (best >= floor || D->S->stopped)
+        return best;
+    int upper = 0;
+    for (int k = 0; k < n; k++) {
+        upper = D->hi[k] > upper ? D->hi[k] : upper;
+        is_best[k] = 0;
+    }
+    assert(best <= upper && upper < floor);
+    return upper;
 }
 
 /* Misere: best first over the classes. Each class keeps a lower bound on
@@ -443,6 +466,12 @@ static uint32_t canonical_best(discard_search *D, const discard_class *classes, 
 int pdd_best_discard(pdd_solver *S, const pdd_position *position, uint32_t pool,
                      int mode, pdd_discard_result *result)
 {
+    return pdd_best_discard_floor(S, position, pool, mode, 0, result);
+}
+
+int pdd_best_discard_floor(pdd_solver *S, const pdd_position *position, uint32_t pool,
+                           int mode, int floor, pdd_discard_result *result)
+{
     if (!S || !position || !result)
         return PDD_ERR_NULL;
     int err = check_start(position, pool);
@@ -467,11 +496,13 @@ int pdd_best_discard(pdd_solver *S, const pdd_position *position, uint32_t pool,
     int all_best = mode == PDD_DISCARD_ALL;
     search_begin(S);
     int n = build_classes(&D, classes);
+    int tricks_floor = position->objective == PDD_TRICKS && floor > 0 ? floor : 0;
     int value = position->objective == PDD_TRICKS
-                    ? search_classes_in_order(&D, classes, n, all_best, is_best)
+                    ? search_classes_in_order(&D, classes, n, all_best, tricks_floor, is_best)
                     : search_classes_best_first(&D, classes, n, all_best, is_best);
+    int below = value < tricks_floor;
     uint32_t canonical = 0;
-    if (!S->stopped && mode == PDD_DISCARD_CANONICAL)
+    if (!S->stopped && mode == PDD_DISCARD_CANONICAL && !below)
         canonical = canonical_best(&D, classes, n, value);
     if (S->stopped)
         return PDD_ERR_STOPPED;
@@ -480,6 +511,8 @@ int pdd_best_discard(pdd_solver *S, const pdd_position *position, uint32_t pool,
     result->value = value;
     result->classes = n;
     result->count = 0;
+    if (below)
+        return PDD_OK;
     if (mode == PDD_DISCARD_CANONICAL) {
         result->discards[result->count++] = canonical;
         return PDD_OK;

@@ -88,12 +88,23 @@ def assert_value_mode(deal: Deal, declarer: int, contract: Contract, solver: Sol
                       reaching: set[Hand]) -> None:
     """PDD_DISCARD_VALUE (the whist advice's search, through StartDiscards,
     in its own class order) answers the brute force's value and some of the
-    discards reaching it."""
+    discards reaching it; with a floor (pdd_best_discard_floor) too when the
+    value reaches it, else some value below the floor and at least the best,
+    with no discard (misère: the floor is not used), and the canonical mode
+    its discard of the search without a floor."""
     masks = tuple(hand.mask for hand in deal.hands)
+    pool = (deal.hands[declarer] | deal.talon).mask
     start = solver.start_discards(contract, declarer, 0)
-    found, discards = start.best_discard(solver, masks, (deal.hands[declarer] | deal.talon).mask, False)
-    assert found == value
-    assert discards and {Hand(mask) for mask in discards} <= reaching
+    canonical = best_discard(deal, declarer, contract, solver=solver, canonical=True).discards
+    for floor in range(len(deal.hands[declarer]) + 2):
+        for first, expected in ((False, None), (True, {d.mask for d in canonical})):
+            found, discards = start.best_discard(solver, masks, pool, first, floor)
+            if value < floor and contract.kind is ContractKind.TRICKS:
+                assert value <= found < floor and discards == (), (floor, first)
+                continue
+            assert found == value, (floor, first)
+            assert discards and {Hand(mask) for mask in discards} <= reaching, (floor, first)
+            assert expected is None or set(discards) == expected, (floor, first)
 
 
 @pytest.mark.parametrize("seed", range(6))

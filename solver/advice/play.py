@@ -163,9 +163,18 @@ class AuctionFilter:
             return True
         if contract.kind is ContractKind.MISERE:
             return prior + value <= self.max_undertricks
+        return value >= self.value_floor(contract, prior)
+
+    def value_floor(self, contract: Contract, prior: int) -> int:
+        """Trick contracts: the least best-discard value :meth:`value_ok`
+        keeps (0: every value; also misère, whose test is a ceiling). A
+        search may answer any value below it for a layout that is rejected
+        anyway (``pdd_best_discard_floor``)."""
+        if self.max_undertricks is None or contract.kind is not ContractKind.TRICKS:
+            return 0
         assert contract.level is not None
         sure = self.sure_from_level is not None and contract.level >= self.sure_from_level
-        return prior + value >= contract.level - (0 if sure else self.max_undertricks)
+        return max(0, contract.level - (0 if sure else self.max_undertricks) - prior)
 
 
 AUCTION_MODEL = AuctionFilter(min_trumps=4, max_undertricks=1, whister_min_tops=1, sure_from_level=8)
@@ -339,8 +348,9 @@ class ContractPlay:
         if auction is not None and not auction.masks_ok(self.contract, pool, hands, self.whisters):
             return None
         start = solver.start_discards(self.contract, declarer, self.leader)
-        value, discards = start.best_discard(solver, hands, pool, self.split)
         prior = self.prior[declarer]
+        floor = 0 if auction is None else auction.value_floor(self.contract, prior)
+        value, discards = start.best_discard(solver, hands, pool, self.split, floor)
         if auction is not None and not auction.value_ok(self.contract, value, prior):
             return None
         if not self.split:
