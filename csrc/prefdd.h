@@ -317,6 +317,21 @@ typedef struct pdd_maxn_result {
 } pdd_maxn_result;
 
 int pdd_maxn_line(pdd_solver *solver, const pdd_position *position, pdd_maxn_result *result);
+
+/* --- a sampled layout's deal (sample.c) --- */
+
+/* CPython's random.Random seeded with the integer whose 32-bit words, least
+ * significant first, are key[0..key_words), then random.shuffle of the card
+ * indices cards[0..count), the shuffled cards dealt in order into parts of
+ * sizes[0..parts) cards: masks[p] |= the bits of part p's cards (the caller
+ * sets masks[] to each part's fixed cards first). The same draws as
+ * CPython's generator and shuffle. PDD_ERR_COUNT for key_words outside
+ * 1..PDD_MAX_KEY_WORDS, count outside 0..32, parts outside 1..PDD_MAX_PARTS
+ * or sizes not adding up to count; PDD_ERR_DUPLICATE for a card outside
+ * 0..31 or given twice. */
+enum { PDD_MAX_KEY_WORDS = 64, PDD_MAX_PARTS = 8 };
+int pdd_shuffle_deal(const uint32_t *key, int key_words, const int32_t *cards, int count,
+                     const int32_t *sizes, int parts, uint32_t *masks);
 /* CDEF END */
 
 #endif

@@ -59,17 +59,18 @@ static int stop_now(pdd_solver *S)
  * question: from the partition entries of its shape in a partition search,
  * else from its exact entry. Answers the bound and the cards the entry fixed,
  * or -1 with *hint set to a best card from any entry that agrees. */
-static int table_bound(pdd_solver *S, const board *b, tt_position *tp, int target,
-                       int partition, int *hint, uint32_t *marks)
+static inline __attribute__((always_inline))
+int table_bound(pdd_solver *S, const board *b, tt_position *tp, int target,
+                int partition, int *hint, uint32_t *marks)
 {
     int low = b->dtricks, relative = NO_BEST;
     S->stats.tt_probes++;
     if (partition) {
-        const part_entry *p = tt_find_part(&S->table, tp, low, target, &relative);
-        if (p) {
+        part_entry p;
+        if (tt_find_part(&S->table, tp, low, target, &relative, &p)) {
             S->stats.tt_hits++;
-            *marks = tt_marks_from_spec(tp, p->spec);
-            return low + p->lower >= target ? low + p->lower : low + p->upper;
+            *marks = tt_marks_from_spec(tp, p.spec);
+            return low + p.lower >= target ? low + p.lower : low + p.upper;
         }
     } else {
         const tt_entry *e = tt_find(&S->table, &tp->exact);

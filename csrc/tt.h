@@ -81,7 +81,8 @@ static inline int tt_suit_slot(const tt_position *p, int suit)
 }
 
 /* An entry of the partition table: the bounds hold for every position of its
- * bucket's shape that agrees with rel at the places of spec. */
+ * bucket's shape that agrees with rel at the places of spec. (A bucket keeps
+ * its entries in groups of four, field by field: tt.c, group_at.) */
 typedef struct part_entry {
     uint32_t rel[2];   /* owners at the fixed places (masked by spec) */
     uint32_t spec;     /* fixed relative places: per suit, the top ones */
@@ -95,11 +96,14 @@ typedef struct part_entry {
 #define PART_WAYS 15
 #define PART_WAYS_MAX PDD_MAX_PART_WAYS
 
+/* A bucket's header; its part_ways entries follow, in groups of four
+ * (tt.c: group_at). */
 typedef struct part_bucket {
     uint64_t shape;    /* of every entry in it; 0 = empty */
     uint8_t generation;/* when the bucket was last written */
-    uint8_t unused[7];
-    part_entry e[];    /* the table's part_ways entries */
+    uint8_t used;      /* its filled slots: the first `used` */
+    uint8_t unused[6];
+    uint32_t words[];  /* 4 * part_ways */
 } part_bucket;         /* 16 + 16 * part_ways bytes: 256 (four cache lines) with 15 */
 
 typedef struct tt {
@@ -107,7 +111,7 @@ typedef struct tt {
     size_t bucket_mask;
     unsigned char *parts;   /* the partition table: buckets of part_stride bytes */
     size_t part_mask;
-    size_t part_bytes;      /* memory held for it */
+    size_t part_bytes;      /* its buckets (tt.c holds PART_SLACK bytes more) */
     size_t part_stride;
     int part_ways;          /* entries a bucket */
     int keep_used;          /* a partition entry that settles a node joins the current generation */
@@ -149,11 +153,12 @@ void tt_read_shape(const board *b, tt_position *p);
 uint32_t tt_spec_from_marks(const tt_position *p, uint32_t marks);
 /* The cards that stand for a spec: the lowest fixed card of each suit. */
 uint32_t tt_marks_from_spec(const tt_position *p, uint32_t spec);
-/* A partition entry of p's shape that agrees with p and whose bound settles
- * `target` given `taken` tricks, or NULL; *hint gets a best card (relative)
- * from any agreeing entry when it has none yet. With keep_used, the entry
- * found joins the current generation. */
-const part_entry *tt_find_part(tt *t, const tt_position *p, int taken, int target, int *hint);
+/* Is there a partition entry of p's shape that agrees with p and whose
+ * bound settles `target` given `taken` tricks? 1 with the first such entry
+ * in *found, else 0; *hint gets a best card (relative) from an agreeing entry
+ * before it when it has none yet. With keep_used, the entry found joins the
+ * current generation. */
+int tt_find_part(tt *t, const tt_position *p, int taken, int target, int *hint, part_entry *found);
 /* Store bounds for every position of p's shape that agrees with p at spec. */
 void tt_store_part(tt *t, const tt_position *p, uint32_t spec, int lower, int upper, int best);
 /* Start loading key's bucket: the look-up that follows finds it in cache. */

@@ -16,6 +16,7 @@ at once raises :class:`SolverBusyError` instead of corrupting its table.
 from __future__ import annotations
 
 import struct
+import sys
 from array import array
 from itertools import chain
 import threading
@@ -694,3 +695,36 @@ class StartDiscards:
         tricks = self.tricks
         solver._call_at(fields, lib.pdd_line_tricks, max(-1, min(value_guess, 10)), self.suit_to, tricks)
         return tricks[0], tricks[1], tricks[2]
+
+
+class ShuffleDeal:
+    """``pdd_shuffle_deal`` for one list of free cards and one set of parts:
+    the deal that ``random.Random(key).shuffle(cards)`` gives, the cards
+    dealt in order into parts of ``sizes`` cards on top of each part's
+    ``fixed`` mask (csrc/sample.c; 2 µs where Python took 11). The arrays of
+    the cards and sizes are made once and only read: one ShuffleDeal serves
+    every thread."""
+
+    def __init__(self, cards: Sequence[int], sizes: Sequence[int], fixed: Sequence[int]) -> None:
+        self.count, self.parts = len(cards), len(sizes)
+        self.cards = ffi.new("int32_t[]", list(cards) or [0])
+        self.sizes = ffi.new("int32_t[]", list(sizes) or [0])
+        self.fixed = list(fixed)
+
+    @staticmethod
+    def fits(key: int) -> bool:
+        """Whether ``key`` (a whole number at least 0) fits the C seeding."""
+        return key.bit_length() <= 32 * lib.PDD_MAX_KEY_WORDS
+
+    def deal(self, key: int) -> tuple[int, ...]:
+        """The parts' masks for the generator seeded with ``key`` (a whole
+        number at least 0 that :meth:`fits`), its 32-bit words least
+        significant first, as CPython's seeding reads them."""
+        words = max(1, (key.bit_length() + 31) // 32)
+        packed = array("I", key.to_bytes(4 * words, "little"))
+        if sys.byteorder == "big":
+            packed.byteswap()
+        masks = ffi.new("uint32_t[]", self.fixed)
+        _check(lib.pdd_shuffle_deal(ffi.from_buffer("uint32_t[]", packed), words, self.cards, self.count,
+                                    self.sizes, self.parts, masks))
+        return tuple(masks)

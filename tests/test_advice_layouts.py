@@ -3,6 +3,7 @@ budgets and cancellation, and the estimates' arithmetic."""
 from __future__ import annotations
 
 import math
+import random
 import statistics
 import threading
 import time
@@ -13,7 +14,8 @@ import pytest
 
 from solver import Hand
 from solver.advice import AdviceError, LayoutSpace, RunOptions
-from solver.advice.layouts import _card_indices, layout_rng, revolving_door, seeded_shuffle
+from solver.advice.layouts import _card_indices, layout_key, layout_rng, revolving_door
+from solver.engine import ShuffleDeal
 from solver.advice.parallel import run_layouts
 from solver.advice.stats import Estimate, estimate, sureness
 
@@ -27,28 +29,29 @@ def test_revolving_door_lists_every_subset_once_by_single_swaps(n: int, k: int) 
         assert bin(before ^ after).count("1") == 2
 
 
-@pytest.mark.parametrize("length", [0, 1, 2, 3, 7, 20, 22, 32])
-def test_seeded_shuffle_draws_as_random_shuffle(length: int) -> None:
-    """The sampler's inlined shuffle is Random.shuffle, draw for draw (the
-    generators end in the same state)."""
-    for seed in range(300):
-        ours, theirs = layout_rng(seed, length), layout_rng(seed, length)
-        a, b = list(range(length)), list(range(length))
-        seeded_shuffle(ours, a)
-        theirs.shuffle(b)
-        assert a == b and ours.getstate() == theirs.getstate()
-
-
-def test_sampled_layouts_are_the_seeded_shuffles_of_the_free_cards() -> None:
+@pytest.mark.parametrize("free, sizes, fixed", [
+    ("AKQJT987.AKQJT987.AKQJ.", (10, 10), ("", "..T9.")),            # a whist advice's two hands
+    ("AKQJT987.AKQJT987.AKQJT987.AKQJT987", (10, 10, 10, 2), ("", "", "", "")),   # a whole deal and talon
+    ("AK7.Q8..", (0, 3, 2), ("..A.", "", "...K")),                   # an empty part, a small endgame
+    ("A...", (1, 0), ("", "")),
+])
+def test_sampled_layouts_are_the_seeded_shuffles_of_the_free_cards(free: str, sizes, fixed) -> None:
     """Layout i of seed s: the free cards (spades first, high to low)
-    shuffled by Random("s/i"), dealt to the parts in order."""
-    space = LayoutSpace(Hand.parse("AKQJT987.AKQJT987.AKQJ."), (10, 10), (Hand(0), Hand.parse("..T9.")))
-    for seed, index in [(0, 0), (1, 5), (7, 123), (-3, 4), (2**40, 99)]:
+    shuffled by Random("s/i"), dealt to the parts in order; drawn in C
+    (csrc/sample.c) for any seed whose key fits, in Python beyond."""
+    space = LayoutSpace(Hand.parse(free), sizes, tuple(Hand.parse(f) if f else Hand(0) for f in fixed))
+    huge = 10 ** 700   # its key does not fit the C seeding: the Python shuffle
+    assert not ShuffleDeal.fits(layout_key(huge, 0)) and ShuffleDeal.fits(layout_key(-2**64, 10**9))
+    for seed, index in [(s, i) for s in (0, 1, -3, 2**40, -2**64) for i in range(300)] + [(huge, 0), (huge, 1)]:
+        rng = layout_rng(seed, index)
+        assert rng.getstate() == random.Random(layout_key(seed, index)).getstate()
         cards = list(_card_indices(space.free.mask))
-        layout_rng(seed, index).shuffle(cards)
-        first = sum(1 << card for card in cards[:10])
-        second = sum(1 << card for card in cards[10:]) | Hand.parse("..T9.").mask
-        assert space.sample_masks(seed, index) == (first, second)
+        rng.shuffle(cards)
+        expected, start = [], 0
+        for size, part in zip(sizes, space.fixed):
+            expected.append(part.mask | sum(1 << card for card in cards[start:start + size]))
+            start += size
+        assert space.sample_masks(seed, index) == tuple(expected), (seed, index)
 
 
 def test_full_deal_space_has_every_split() -> None:

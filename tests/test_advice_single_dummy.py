@@ -6,9 +6,14 @@ from __future__ import annotations
 import itertools
 import json
 import random
+import threading
+import time
+from types import SimpleNamespace
 
+import solver.advice.optimism as optimism
 from solver import Hand
 from solver.advice import RunOptions, advise_bid, advise_whist, bid_request, whist_request
+from solver.advice.optimism import SINGLE_DUMMY_STOPPED
 from solver.advice.single_dummy import single_dummy_tricks
 from solver.cli import main
 from solver.engine import Solver
@@ -73,3 +78,32 @@ def test_whist_text_shows_the_figure_and_bad_settings_are_refused(capsys) -> Non
     assert "single dummy: layouts must be a whole number" in capsys.readouterr().err
     assert main(argv + ["--single-dummy", "2", "--played", "Ah"]) == 2
     assert "no cards played" in capsys.readouterr().err
+
+
+def test_the_figure_stops_with_the_advice(monkeypatch) -> None:
+    # Cancelled while the figure's second layout is played: the figure is over
+    # the two layouts done, and the blind-discard figure after it is not measured.
+    cancel = threading.Event()
+    played: list[int] = []
+    real = optimism.single_dummy_tricks
+
+    def counted(*args, **kwargs):
+        played.append(1)
+        if len(played) == 2:
+            cancel.set()
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(optimism, "single_dummy_tricks", counted)
+    request = whist_request("JT98.JT.98.A9", "..J.K", "6c", 1, 0, other_decision="pass", single_dummy=20)
+    advice = advise_whist(request, RunOptions(layouts=10, seed=2, workers=1, cancel=cancel))
+    assert advice.optimism is not None and advice.optimism.layouts == 2 and len(played) == 2
+    assert advice.conservative is None and advice.notes[-1].endswith("no layout kept in its budget")
+    # Its time budget spent before it starts (the figures' clock 10 s ahead): not
+    # measured, and the notes say so.
+    monkeypatch.setattr(optimism, "time", SimpleNamespace(monotonic=lambda: time.monotonic() + 10))
+    bid = advise_bid(bid_request("AKQJ8.AK.A8.7", 0, contracts="6s,8s", value_pass=False, single_dummy=2),
+                     RunOptions(layouts=4, seconds=5, seed=1, workers=1))
+    assert bid.run.stopped == "done" and bid.optimism is None and SINGLE_DUMMY_STOPPED in bid.notes
+    assert bid.conservative is None
+    assert advise_bid(bid_request("AKQJ8.AK.A8.7", 0, contracts="6s,8s", value_pass=False, single_dummy=2),
+                      RunOptions(layouts=4, seed=1, workers=1)).optimism is not None   # no budget: measured

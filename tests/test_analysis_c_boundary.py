@@ -198,3 +198,46 @@ def test_best_discard_many_stops(solver) -> None:
     finally:
         lib.pdd_clear_stop(solver)
     assert code == lib.PDD_ERR_STOPPED and codes == [lib.PDD_ERR_STOPPED] * 3
+
+
+def shuffle_deal(key=(1,), cards=tuple(range(6)), sizes=(3, 3), masks=(0, 0), key_words=None, count=None, parts=None):
+    out = ffi.new("uint32_t[]", list(masks) or [0])
+    code = lib.pdd_shuffle_deal(ffi.new("uint32_t[]", list(key) or [0]), len(key) if key_words is None else key_words,
+                                ffi.new("int32_t[]", list(cards) or [0]), len(cards) if count is None else count,
+                                ffi.new("int32_t[]", list(sizes) or [0]), len(sizes) if parts is None else parts, out)
+    return code, list(out)
+
+
+@pytest.mark.parametrize("fields, error", [
+    (dict(key_words=0), lib.PDD_ERR_COUNT),
+    (dict(key=[1] * 65), lib.PDD_ERR_COUNT),
+    (dict(count=-1), lib.PDD_ERR_COUNT),
+    (dict(cards=range(33), sizes=(33,)), lib.PDD_ERR_COUNT),
+    (dict(parts=0), lib.PDD_ERR_COUNT),
+    (dict(sizes=[1] * 6, masks=[0] * 6, parts=9), lib.PDD_ERR_COUNT),
+    (dict(sizes=(3, 2)), lib.PDD_ERR_COUNT),          # sizes add up to 5 of 6 cards
+    (dict(sizes=(7, -1)), lib.PDD_ERR_COUNT),
+    (dict(sizes=(-1, 7)), lib.PDD_ERR_COUNT),
+    (dict(cards=(0, 1, 2, 3, 4, 4)), lib.PDD_ERR_DUPLICATE),
+    (dict(cards=(0, 1, 2, 3, 4, 32)), lib.PDD_ERR_DUPLICATE),
+    (dict(cards=(-1, 1, 2, 3, 4, 5)), lib.PDD_ERR_DUPLICATE),
+])
+def test_shuffle_deal_errors(fields, error) -> None:
+    code, out = shuffle_deal(**fields)
+    assert code == error
+    assert not any(out)   # nothing dealt
+
+
+def test_shuffle_deal_answers_and_null_pointers() -> None:
+    code, out = shuffle_deal(masks=(1 << 31, 0))
+    assert code == lib.PDD_OK
+    assert out[0] >> 31 == 1 and bin(out[0] & 0x3F).count("1") == 3 and out[0] & 0x3F | out[1] == 0x3F
+    code, out = shuffle_deal(cards=(), sizes=(0, 0))
+    assert (code, out) == (lib.PDD_OK, [0, 0])
+    key, cards, sizes, masks = (ffi.new("uint32_t[1]"), ffi.new("int32_t[2]", [0, 1]), ffi.new("int32_t[1]", [2]),
+                                ffi.new("uint32_t[1]"))
+    assert lib.pdd_shuffle_deal(ffi.NULL, 1, cards, 2, sizes, 1, masks) == lib.PDD_ERR_NULL
+    assert lib.pdd_shuffle_deal(key, 1, ffi.NULL, 2, sizes, 1, masks) == lib.PDD_ERR_NULL
+    assert lib.pdd_shuffle_deal(key, 1, cards, 2, ffi.NULL, 1, masks) == lib.PDD_ERR_NULL
+    assert lib.pdd_shuffle_deal(key, 1, cards, 2, sizes, 1, ffi.NULL) == lib.PDD_ERR_NULL
+    assert lib.pdd_shuffle_deal(key, 1, cards, 2, sizes, 1, masks) == lib.PDD_OK and masks[0] == 0b11

@@ -61,7 +61,7 @@ from .parallel import LayoutRun, RunOptions, RunStats, run_layouts
 from .play import OutcomeKey, discard_classes, made, split_tricks
 from .stats import Estimate, Number, merge_units, sureness
 from .blind_discard import BLIND_DISCARD, BLIND_NOTE, BlindDiscard
-from .optimism import Optimism, layout_key, measure_blind_discard, measure_optimism
+from .optimism import SINGLE_DUMMY_STOPPED, Optimism, layout_key, measure_blind_discard, measure_optimism
 from .single_dummy import SingleDummy
 from .values import AllPassValuer, DefenceRule, Valuer, rule_scenario
 from .inputs import FULL_DECK, check_prior, parse_convention, parse_hand
@@ -260,7 +260,8 @@ class BidAdvice:
     plan: str = ""
     """The recommendation in words."""
     optimism: Optimism | None = None
-    """The best contract's single-dummy figure next to its double-dummy one, when asked for."""
+    """The best contract's single-dummy figure next to its double-dummy one, when asked for (over the
+    layouts done within the advice's budget; None when stopped before the first: the notes say so)."""
     conservative: Optimism | None = None
     """The best contract's blind-discard figure (the default conservative
     figure; None when not measured: see the notes)."""
@@ -323,7 +324,9 @@ def advise_bid(request: BidRequest, options: RunOptions | None = None) -> BidAdv
         # The layouts' outcomes are kept only for the blind-discard figure.
         advice = _advise_before_talon(request, options, seen if _blind_skipped(request) is None else None, solvers)
     if request.single_dummy.layouts and advice.recommended.contract.kind is ContractKind.TRICKS:
-        advice = replace(advice, optimism=_optimism(request, advice.recommended, options.seed))
+        figure = _optimism(request, advice.recommended, options, started)
+        advice = replace(advice, optimism=figure,
+                         notes=advice.notes + (() if figure is not None else (SINGLE_DUMMY_STOPPED,)))
     return _with_conservative(advice, options, seen, started, solvers)
 
 
@@ -393,9 +396,10 @@ def _with_conservative(advice: BidAdvice, options: RunOptions, seen: dict[tuple[
                    plan=plan)
 
 
-def _optimism(request: BidRequest, best: ContractAdvice, seed: int) -> Optimism:
+def _optimism(request: BidRequest, best: ContractAdvice, options: RunOptions, started: float) -> Optimism | None:
     """The best contract played double dummy and single dummy on the same
-    layouts (10 cards: his best discard per layout; 12: the discard advised)."""
+    layouts (10 cards: his best discard per layout; 12: the discard advised;
+    within the advice's budget)."""
     size = request.hand_size
     contract = best.contract
     values = _declarer_values(request, contract)
@@ -407,9 +411,9 @@ def _optimism(request: BidRequest, best: ContractAdvice, seed: int) -> Optimism:
     else:
         space = _before_talon_space(request, (contract,))
         seated = lambda parts: (_seated(request, request.hand, parts[1:]), parts[0])  # noqa: E731
-    return measure_optimism(contract, request.seat, space, seated, request.single_dummy, seed,
+    return measure_optimism(contract, request.seat, space, seated, request.single_dummy, options.seed,
                             leader=request.leader, prior=request.prior_tricks[request.seat], values=values,
-                            discard=best.discard)
+                            discard=best.discard, options=options, started=started)
 
 
 def _opponents(request: BidRequest) -> tuple[int, int]:

@@ -26,19 +26,37 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
+from hashlib import sha512
 from itertools import combinations
 from typing import Iterable, Iterator
 
+from ..engine import ShuffleDeal
 from ..notation import Contract, ContractKind, Hand
 from .errors import AdviceError
 
-__all__ = ["LayoutSpace", "check_parts", "revolving_door", "layout_rng", "seeded_shuffle", "warm_order", "misere_only"]
+__all__ = ["LayoutSpace", "check_parts", "revolving_door", "layout_key", "layout_rng", "warm_order", "misere_only"]
 
 
 def layout_rng(seed: int, index: int) -> random.Random:
     """The generator of layout ``index`` under ``seed``."""
     return random.Random(f"{seed}/{index}")
+
+
+def layout_key(seed: int, index: int) -> int:
+    """The whole number :func:`layout_rng` seeds its generator with: what
+    ``random.seed`` makes of a text (version 2: the text's bytes followed by
+    their SHA-512, read as one big-endian number)."""
+    text = f"{seed}/{index}".encode()
+    return int.from_bytes(text + sha512(text).digest(), "big")
+
+
+def layout_key(seed: int, index: int) -> int:
+    """The whole number :func:`layout_rng` seeds its generator with: what
+    ``random.seed`` makes of a text (version 2: the text's bytes followed by
+    their SHA-512, read as one big-endian number)."""
+    text = f"{seed}/{index}".encode()
+    return int.from_bytes(text + sha512(text).digest(), "big")
 
 
 @lru_cache(maxsize=32)
@@ -184,10 +202,20 @@ class LayoutSpace:
         """Layout ``index`` of the random sequence of ``seed`` (uniform)."""
         return tuple(Hand(mask) for mask in self.sample_masks(seed, index))
 
+    @cached_property
+    def _dealer(self) -> ShuffleDeal:
+        return ShuffleDeal(_card_indices(self.free.mask), self.sizes, [part.mask for part in self.fixed])
+
     def sample_masks(self, seed: int, index: int) -> tuple[int, ...]:
-        """:meth:`sample` as hand masks."""
+        """:meth:`sample` as hand masks: the free cards (spades first, high to
+        low) shuffled by :func:`layout_rng` and dealt to the parts in order,
+        drawn in C (:class:`~solver.engine.ShuffleDeal`, the same draws) when
+        the seed's key fits it."""
+        key = layout_key(seed, index)
+        if ShuffleDeal.fits(key):
+            return self._dealer.deal(key)
         cards = list(_card_indices(self.free.mask))
-        seeded_shuffle(layout_rng(seed, index), cards)
+        layout_rng(seed, index).shuffle(cards)
         masks, start = [], 0
         for size, fixed in zip(self.sizes, self.fixed):
             mask = fixed.mask

@@ -49,7 +49,8 @@ from .play import AuctionFilter, made
 from .single_dummy import SingleDummy, single_dummy_tricks
 from .blind_discard import BLIND_DISCARD_TEXT, BlindDiscard, blind_tricks
 
-__all__ = ["FIGURE_TEXT", "Optimism", "PairedFigure", "layout_key", "measure_blind_discard", "measure_optimism"]
+__all__ = ["FIGURE_TEXT", "Optimism", "PairedFigure", "SINGLE_DUMMY_STOPPED", "layout_key", "measure_blind_discard",
+           "measure_optimism"]
 
 
 @dataclass(frozen=True)
@@ -101,6 +102,11 @@ FIGURE_TEXT = {
 }
 
 
+SINGLE_DUMMY_STOPPED = ("single-dummy figure not measured: the run was stopped (its time budget, or cancelled) "
+                        "before its first layout")
+"""The note when :func:`measure_optimism` answers None."""
+
+
 def _paired(dd: Sequence[float], sd: Sequence[float]) -> PairedFigure:
     n = len(dd)
     diffs = [b - a for a, b in zip(dd, sd)]
@@ -113,19 +119,30 @@ def measure_optimism(contract: Contract, declarer: int, space: LayoutSpace, seat
                      tuple[tuple[Hand, Hand, Hand], Hand] | None], settings: SingleDummy, seed: int, *,
                      auction: AuctionFilter | None = None, whisters: tuple[int, ...] = (), leader: int = 0,
                      prior: int = 0, values: dict[str, Callable[[int], float]] | None = None,
-                     discard: Hand | None = None) -> Optimism:
+                     discard: Hand | None = None, options: RunOptions | None = None,
+                     started: float | None = None) -> Optimism | None:
     """The figure for ``contract`` over up to ``settings.layouts`` layouts of
     ``space`` (``seat_hands`` turns a layout into the three hands, the
     declarer's before the talon, and the talon; None rejects it). With
     ``discard`` the declarer discards those cards (the talon given), else his
-    double-dummy best on each layout."""
+    double-dummy best on each layout. ``options``: the advice's, whose
+    ``cancel`` and what is left of its ``seconds`` since ``started`` (as for
+    :func:`measure_blind_discard`) stop the figure between two layouts: it is
+    then over the layouts done, None when there are none."""
     if contract.kind is not ContractKind.TRICKS:
         raise AdviceError("the single-dummy figure is for trick contracts, not a misère")
-    solver = Solver()
+    left = None if options is None else _seconds_left(options, started)
+    deadline = None if left is None else time.monotonic() + left
+    cancel = None if options is None else options.cancel
+
+    def stopped() -> bool:
+        return (deadline is not None and time.monotonic() >= deadline) or (cancel is not None and cancel.is_set())
+
+    solver = Solver(options.table_mib if options is not None else 16)
     dd_tricks: list[int] = []
     sd_tricks: list[int] = []
     for index in range(settings.layouts * REJECTION_LIMIT + 100):
-        if len(dd_tricks) == settings.layouts:
+        if len(dd_tricks) == settings.layouts or stopped():
             break
         seated = seat_hands(space.sample(seed, index))
         if seated is None:
@@ -148,6 +165,8 @@ def measure_optimism(contract: Contract, declarer: int, space: LayoutSpace, seat
         sd_tricks.append(prior + single_dummy_tricks(start, solver, settings.worlds,
                                                      random.Random(f"{seed}/single-dummy/{index}")))
     if not dd_tricks:
+        if stopped():
+            return None
         raise AdviceError("no layout fits what is known for the single-dummy figure")
     figures = {name: _paired([value(t) for t in dd_tricks], [value(t) for t in sd_tricks])
                for name, value in (values or {}).items()}
@@ -185,11 +204,9 @@ def measure_blind_discard(contract: Contract, declarer: int, space: LayoutSpace,
     if contract.kind is ContractKind.ALLPASS or not settings.layouts:
         return None
     seed = options.seed
-    seconds = options.seconds
-    if seconds is not None and started is not None:
-        seconds -= time.monotonic() - started
-        if seconds <= 0:
-            return None
+    seconds = _seconds_left(options, started)
+    if seconds is not None and seconds <= 0:
+        return None
 
     def evaluate(parts: tuple[Hand, ...], solver: Solver) -> dict[Hashable, Number] | None:
         seated = seat_hands(parts)
@@ -231,6 +248,15 @@ def measure_blind_discard(contract: Contract, declarer: int, space: LayoutSpace,
     return Optimism(contract, run.stats.layouts, settings.worlds, paired(float),
                     paired(lambda tricks: float(made(contract, tricks))),
                     {name: paired(value) for name, value in (values or {}).items()}, figure="blind_discard")
+
+
+def _seconds_left(options: RunOptions, started: float | None) -> float | None:
+    """What is left of ``options.seconds`` since ``started`` (a
+    :func:`time.monotonic` time; None: now): None without a time budget, at
+    most 0 once it is spent."""
+    if options.seconds is None or started is None:
+        return options.seconds
+    return options.seconds - (time.monotonic() - started)
 
 
 def layout_key(parts: tuple[Hand, ...]) -> tuple[int, ...]:

@@ -74,7 +74,7 @@ from ..scoring import Decision
 from .errors import AdviceError, require_type
 from .parallel import LayoutRun, RunOptions, RunStats, run_layouts
 from .blind_discard import BLIND_NOTE
-from .optimism import Optimism, measure_blind_discard, measure_optimism
+from .optimism import SINGLE_DUMMY_STOPPED, Optimism, measure_blind_discard, measure_optimism
 from .play import ContractPlay, DiscardModel, auction_text, made
 from .stats import Estimate, Number, merge_units, sureness
 from .values import Scenario, Valuer
@@ -134,7 +134,8 @@ class WhistAdvice:
     plan: str = ""
     """The recommendation with the later choices it counts on, in words (:func:`plan_words`)."""
     optimism: Optimism | None = None
-    """The single-dummy figure next to the double-dummy one, when asked for."""
+    """The single-dummy figure next to the double-dummy one, when asked for (over the
+    layouts done within the advice's budget; None when stopped before the first: the notes say so)."""
     conservative: Optimism | None = None
     """The blind-discard figure next to the double-dummy one (the default
     conservative figure; None when not measured: see the notes)."""
@@ -286,7 +287,9 @@ def advise_whist(request: WhistRequest, options: RunOptions | None = None) -> Wh
     solvers: list[Solver] = []   # the run's, then the blind-discard figure's
     advice = whist_advice_from_run(request, run_layouts(space, evaluate, options, masks=True, solvers=solvers))
     if request.single_dummy.layouts:
-        advice = replace(advice, optimism=_optimism(request, advice, options.seed))
+        figure = _optimism(request, advice, options, started)
+        advice = replace(advice, optimism=figure,
+                         notes=advice.notes + (() if figure is not None else (SINGLE_DUMMY_STOPPED,)))
     return with_conservative(advice, options, known, solvers, started)
 
 
@@ -310,13 +313,14 @@ def _option_values(request: WhistRequest, advice: WhistAdvice) -> dict[str, Call
             if not option.scenario.needs_split}
 
 
-def _optimism(request: WhistRequest, advice: WhistAdvice, seed: int) -> Optimism:
+def _optimism(request: WhistRequest, advice: WhistAdvice, options: RunOptions, started: float) -> Optimism | None:
     """Double dummy against single dummy on the same layouts, for the
-    options valued without the defenders' split."""
+    options valued without the defenders' split (within the advice's budget)."""
     return measure_optimism(request.contract, request.declarer, layout_space(request),
-                            lambda parts: _seated(request, parts), request.single_dummy, seed,
+                            lambda parts: _seated(request, parts), request.single_dummy, options.seed,
                             auction=request.auction_played, whisters=request.whisters, leader=request.leader,
-                            prior=request.prior_tricks[request.declarer], values=_option_values(request, advice))
+                            prior=request.prior_tricks[request.declarer], values=_option_values(request, advice),
+                            options=options, started=started)
 
 
 def _blind_skipped(request: WhistRequest) -> str | None:
