@@ -17,12 +17,17 @@
  * a new block's first touches fault in its pages, measured on the 2-core
  * development VM at 5-400 ms for two 16 MiB solvers (the kernel zeroing
  * pages the host hands out anew), while a kept one costs one memset (about
- * 1 ms each). At most KEPT_BLOCKS blocks and KEPT_BYTES in all; tables are
- * made and freed rarely, so a spin lock guards the list. */
+ * 1 ms each). A block nothing was stored in since it was zero (the exact
+ * half of a trick contract's table, the partition half of a misere's) is
+ * kept as clean and handed out without that memset: zeroing it would fault
+ * in pages no search touched (two whist advices in a row: the second one's
+ * two solvers took 190 and 350 ms to make under load, 1-2 ms with this).
+ * At most KEPT_BLOCKS blocks and KEPT_BYTES in all; tables are made and
+ * freed rarely, so a spin lock guards the list. */
 #define KEPT_BLOCKS 8
 #define KEPT_BYTES ((size_t)256 << 20)
 static atomic_flag kept_lock = ATOMIC_FLAG_INIT;
-static struct kept_block { void *block; void *memory; size_t bytes; } kept[KEPT_BLOCKS];
+static struct kept_block { void *block; void *memory; size_t bytes; int clean; } kept[KEPT_BLOCKS];
 static size_t kept_total;
 
 static void lock_kept(void)
@@ -45,16 +50,18 @@ static size_t block_bytes(size_t bytes)
 static void *kept_alloc(size_t bytes, void **block)
 {
     void *memory = NULL;
+    int clean = 0;
     lock_kept();
     for (int i = 0; i < KEPT_BLOCKS && !memory; i++)
         if (kept[i].block && kept[i].bytes == bytes) {
             memory = kept[i].memory;
+            clean = kept[i].clean;
             *block = kept[i].block;
             kept[i].block = NULL;
             kept_total -= bytes;
         }
     unlock_kept();
-    if (memory)
+    if (memory && !clean)
         memset(memory, 0, bytes);
     return memory;
 }
@@ -89,9 +96,9 @@ static void *table_alloc(size_t bytes, void **block)
     return memory;
 }
 
-/* Give back what table_alloc answered for `bytes`: kept while there is room,
- * else freed. */
-static void table_release(void *block, void *memory, size_t bytes)
+/* Give back what table_alloc answered for `bytes` (`clean`: still all
+ * zero): kept while there is room, else freed. */
+static void table_release(void *block, void *memory, size_t bytes, int clean)
 {
     if (!block)
         return;
@@ -99,7 +106,7 @@ static void table_release(void *block, void *memory, size_t bytes)
     lock_kept();
     for (int i = 0; i < KEPT_BLOCKS && block && kept_total + bytes <= KEPT_BYTES; i++)
         if (!kept[i].block) {
-            kept[i] = (struct kept_block){ block, memory, bytes };
+            kept[i] = (struct kept_block){ block, memory, bytes, clean };
             kept_total += bytes;
             block = NULL;
         }
@@ -129,6 +136,7 @@ int tt_init(tt *t, size_t bytes)
     t->parts = NULL;
     t->entries_block = t->parts_block = NULL;
     t->keep_used = 0;
+    t->entries_used = t->parts_used = 0;
     return tt_reshape(t, bytes / 2, bytes / 2, PART_WAYS);
 }
 
@@ -148,8 +156,8 @@ int tt_reshape(tt *t, size_t exact_bytes, size_t part_bytes, int ways)
     tt_entry *entries = table_alloc(buckets * TT_WAYS * sizeof(tt_entry), &entries_block);
     unsigned char *memory = table_alloc(part_total, &parts_block);
     if (!entries || !memory) {
-        table_release(entries_block, entries, buckets * TT_WAYS * sizeof(tt_entry));
-        table_release(parts_block, memory, part_total);
+        table_release(entries_block, entries, buckets * TT_WAYS * sizeof(tt_entry), 1);
+        table_release(parts_block, memory, part_total, 1);
         return -1;     /* the table stays as it was */
     }
     tt_free(t);
@@ -163,15 +171,17 @@ int tt_reshape(tt *t, size_t exact_bytes, size_t part_bytes, int ways)
     t->part_stride = stride;
     t->part_ways = ways;
     t->generation = 1;   /* the memory is zeroed: every slot empty */
+    t->entries_used = t->parts_used = 0;
     return 0;
 }
 
 void tt_free(tt *t)
 {
     if (t->entries_block)
-        table_release(t->entries_block, t->entries, (t->bucket_mask + 1) * TT_WAYS * sizeof(tt_entry));
+        table_release(t->entries_block, t->entries, (t->bucket_mask + 1) * TT_WAYS * sizeof(tt_entry),
+                      !t->entries_used);
     if (t->parts_block)
-        table_release(t->parts_block, t->parts, t->part_bytes + PART_SLACK);
+        table_release(t->parts_block, t->parts, t->part_bytes + PART_SLACK, !t->parts_used);
     t->entries_block = t->parts_block = NULL;
     t->entries = NULL;
     t->parts = NULL;
@@ -179,8 +189,11 @@ void tt_free(tt *t)
 
 void tt_clear(tt *t)
 {
-    memset(t->entries, 0, (t->bucket_mask + 1) * TT_WAYS * sizeof(tt_entry));
-    memset(t->parts, 0, t->part_bytes);
+    if (t->entries_used)
+        memset(t->entries, 0, (t->bucket_mask + 1) * TT_WAYS * sizeof(tt_entry));
+    if (t->parts_used)
+        memset(t->parts, 0, t->part_bytes);
+    t->entries_used = t->parts_used = 0;
     t->generation = 1;
 }
 
@@ -562,6 +575,7 @@ void tt_store_part(tt *t, const tt_position *p, uint32_t spec, int lower, int up
         memset(b, 0, t->part_stride);
         b->shape = p->shape;
     }
+    t->parts_used = 1;
     b->generation = t->generation;
     part_group q;
     int k;
@@ -647,4 +661,5 @@ void tt_store(tt *t, const tt_key *k, int lower, int upper, int best)
     victim->upper = (uint8_t)upper;
     victim->best = (uint8_t)best;
     victim->generation = t->generation;
+    t->entries_used = 1;
 }

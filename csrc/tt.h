@@ -116,6 +116,10 @@ typedef struct tt {
     int part_ways;          /* entries a bucket */
     int keep_used;          /* a partition entry that settles a node joins the current generation */
     uint8_t generation;
+    /* An entry was stored since the entries (parts) were last all zero: a
+     * trick contract's search stores partition entries only, a misere's
+     * exact ones only, and memory never written needs no clearing. */
+    int entries_used, parts_used;
     void *entries_block;    /* the allocations, to free (entries and parts are aligned within) */
     void *parts_block;
 } tt;

@@ -268,3 +268,38 @@ def test_batch_stream_evaluates_with_the_pool_workers_solver(monkeypatch) -> Non
     assert sorted(r.id for r in results) == ["0", "1", "2"]
     assert all(r.evaluation.declarer_tricks == results[0].evaluation.declarer_tricks for r in results)
     assert len(workers) == 1 and used == [workers[0]] * 3
+
+
+# ---- tables made from kept memory ----------------------------------------------------
+
+def full_deals(seed: int, count: int, contract: str) -> list[Position]:
+    rng = random.Random(seed)
+    positions = []
+    for _ in range(count):
+        cards = list(range(32))
+        rng.shuffle(cards)
+        hands = [Hand(sum(1 << c for c in cards[10 * s:10 * s + 10])) for s in range(3)]
+        positions.append(Position.start(Deal((hands[0], hands[1], hands[2])), contract, rng.randrange(3),
+                                        rng.randrange(3)))
+    return positions
+
+
+def test_a_table_from_kept_memory_searches_as_a_fresh_one() -> None:
+    """Freed table memory is kept for the next table of its size, and handed
+    out without zeroing when nothing was stored in it (a trick contract
+    stores no exact entry, a misère no partition entry): a table made from
+    it searches every workload with the nodes of the first table that ran
+    it, whatever the tables before it stored (a block wrongly taken as
+    clean would hand a search the entries of another)."""
+    tricks, misere = full_deals(3, 12, "6s"), full_deals(4, 3, "misere")
+    workloads = {"tricks": tricks, "misère": misere, "both": misere[:2] + tricks[:6]}
+    first: dict[str, tuple[list[int], int]] = {}
+    for name in ["tricks", "misère", "both", "tricks", "both", "misère", "misère", "tricks"]:
+        solver = Solver(2)
+        values = [solver.solve(position) for position in workloads[name]]
+        answer = (values, solver.stats().nodes)
+        assert first.setdefault(name, answer) == answer, name
+        solver.set_options(lib.PDD_OPT_ALL)   # the table cleared in place
+        solver.reset_stats()
+        assert ([solver.solve(position) for position in workloads[name]], solver.stats().nodes) == answer
+        del solver
