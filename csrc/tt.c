@@ -277,6 +277,24 @@ static void read_canonical(const board *b, const rules *r, uint32_t live, tt_pos
     assert(sig[0] >= sig[1] && sig[1] >= sig[2] && sig[2] >= sig[3]);
 }
 
+/* The literal key's shape: lengths packed 4 bits a suit, and the rules. */
+static uint32_t literal_shape(const board *b, const rules *r, uint32_t live)
+{
+    uint32_t lengths = suit_counts(live);
+    uint32_t packed = (lengths | lengths >> 4) & 0x00FF00FFu;
+    packed = (packed | packed >> 8) & 0xFFFFu;
+    return packed | rules_bits(b, r, live) << 16;
+}
+
+/* The partition shape: the exact key's shape, plus how many cards of each
+ * suit seats 0 and 1 hold (seat 2 holds the rest), and the tricks left
+ * (replacement reads them). */
+static uint64_t partition_shape(const board *b, uint32_t exact_shape)
+{
+    uint32_t counts = suit_counts(b->hand[0]) | suit_counts(b->hand[1]) << 4;
+    return exact_shape | (uint64_t)counts << 24 | (uint64_t)b->tricks_left << 56;
+}
+
 static void read_position(const board *b, const rules *r, tt_position *p, int canonical)
 {
     uint32_t live = b->hand[0] | b->hand[1] | b->hand[2];
@@ -293,12 +311,8 @@ static void read_position(const board *b, const rules *r, tt_position *p, int ca
         rel0 |= (uint32_t)rank_compress[l][suit_bits(b->hand[0], s)] << (8 * s);
         rel1 |= (uint32_t)rank_compress[l][suit_bits(b->hand[1], s)] << (8 * s);
     }
-    /* Lengths packed 4 bits a suit. */
-    uint32_t lengths = suit_counts(live);
-    uint32_t packed = (lengths | lengths >> 4) & 0x00FF00FFu;
-    packed = (packed | packed >> 8) & 0xFFFFu;
     p->exact.ranks = rel0 | ((uint64_t)rel1 << 32);
-    p->exact.shape = packed | rules_bits(b, r, live) << 16;
+    p->exact.shape = literal_shape(b, r, live);
     assert((rel0 & rel1) == 0 && (rel0 & ~live_places(live)) == 0 && (rel1 & ~live_places(live)) == 0);
     p->rel[0] = rel0;
     p->rel[1] = rel1;
@@ -312,11 +326,7 @@ void tt_read_position(const board *b, const rules *r, tt_position *p)
 
 void tt_read_shape(const board *b, tt_position *p)
 {
-    /* The exact key's shape, plus how many cards of each suit seats 0 and 1
-     * hold (seat 2 holds the rest), and the tricks left (replacement reads
-     * them). */
-    uint32_t counts = suit_counts(b->hand[0]) | suit_counts(b->hand[1]) << 4;
-    p->shape = p->exact.shape | (uint64_t)counts << 24 | (uint64_t)b->tricks_left << 56;
+    p->shape = partition_shape(b, p->exact.shape);
 }
 
 tt_key tt_make_key(const board *b, const rules *r)
@@ -592,6 +602,12 @@ void tt_store_part(tt *t, const tt_position *p, uint32_t spec, int lower, int up
 static tt_entry *bucket_of(const tt *t, const tt_key *k)
 {
     return t->entries + (tt_key_hash(k) & t->bucket_mask) * TT_WAYS;
+}
+
+void tt_prefetch_part(const tt *t, const board *b, const rules *r)
+{
+    uint32_t live = b->hand[0] | b->hand[1] | b->hand[2];
+    __builtin_prefetch(part_bucket_of(t, partition_shape(b, literal_shape(b, r, live))));
 }
 
 void tt_prefetch(const tt *t, const tt_key *k)

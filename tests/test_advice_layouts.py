@@ -106,6 +106,22 @@ def test_runs_agree_whatever_the_thread_count() -> None:
         assert results[0].stats.layouts == (150 if mode == "sample" else space.count())
 
 
+def test_a_sample_evaluates_no_layout_past_its_budget() -> None:
+    # Layouts far cheaper than a wake-up of the calling thread: the workers
+    # still take no task once the finished ones hold the budget's layouts
+    # (one worker: exactly that many; each other may be in one more).
+    space = small_space()
+    for workers in (1, 2):
+        calls: list[int] = []
+
+        def counted(parts, solver):
+            calls.append(1)
+            return first_card_evaluator(parts, solver)
+
+        run = run_layouts(space, counted, RunOptions(layouts=12, seed=5, workers=workers, mode="sample"))
+        assert run.stats.layouts == 12 and 12 <= len(calls) <= 12 + workers - 1, workers
+
+
 def test_auto_mode_enumerates_small_spaces_only() -> None:
     space = small_space()
     assert run_layouts(space, first_card_evaluator, RunOptions(layouts=space.count())).stats.exact
@@ -145,21 +161,18 @@ def test_cancel_from_another_thread() -> None:
     assert run.stats.stopped == "cancelled" and run.stats.layouts < 10_000
 
 
-@pytest.mark.parametrize("mode", ["sample", "exact"])
-def test_a_run_cancelled_before_it_starts_evaluates_nothing(mode: str) -> None:
-    """The workers see the cancel themselves: none takes a task, however
-    fast the layouts, before the calling thread first looks."""
-    space = small_space()
+def test_a_run_cancelled_before_it_starts_does_nothing() -> None:
     cancel = threading.Event()
     cancel.set()
-    evaluated = []
+    calls: list[int] = []
 
     def counted(parts, solver):
-        evaluated.append(parts)
-        return {0: 1}
+        calls.append(1)
+        return first_card_evaluator(parts, solver)
 
-    run = run_layouts(space, counted, RunOptions(layouts=50, mode=mode, cancel=cancel, workers=2))
-    assert run.stats.stopped == "cancelled" and run.stats.layouts == 0 and evaluated == []
+    for mode in ("sample", "exact"):
+        run = run_layouts(small_space(), counted, RunOptions(layouts=50, mode=mode, cancel=cancel, workers=2))
+        assert (run.stats.stopped, run.stats.layouts, run.units, calls) == ("cancelled", 0, (), [])
 
 
 def test_errors_in_a_worker_reach_the_caller() -> None:

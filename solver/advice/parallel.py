@@ -402,16 +402,11 @@ class _Engine:
         with self.lock:
             if self.stop.is_set():
                 solver.request_stop()
-        cancel = self.options.cancel
         while True:
             with self.lock:
-                # A cancel is seen here too, not only by the calling thread's
-                # poll: a run cancelled before it starts (the blind-discard
-                # figure after a cancelled advice) does no task at all, where
-                # a worker could otherwise finish some before that thread
-                # first looked.
-                if self.stop.is_set() or self.next_task >= self.task_count or (cancel is not None
-                                                                              and cancel.is_set()):
+                # Sampling: once the finished tasks hold enough kept layouts,
+                # the tasks handed out already make a prefix that holds them.
+                if self.stop.is_set() or self.next_task >= self.task_count or self._reached(self.kept_done):
                     return
                 index = self.next_task
                 self.next_task += 1
@@ -446,6 +441,8 @@ class _Engine:
     def run(self) -> tuple[list[TaskResult], str, float]:
         """The finished prefix of tasks, why the run stopped, and its time."""
         start = time.monotonic()
+        if self.options.cancel is not None and self.options.cancel.is_set():
+            return [], "cancelled", 0.0   # before any thread: no layout done, whatever the timing
         threads = [threading.Thread(target=self._worker, name=f"prefdd-advice-{i}", daemon=True)
                    for i in range(self.options.thread_count)]
         for thread in threads:
