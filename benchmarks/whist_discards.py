@@ -8,7 +8,8 @@ run is recorded with the solver (worker thread) that made it. The calls are
 then replayed in one process, each worker's calls in order on a fresh
 16 MiB solver, as ``pdd_best_discard_floor`` with the recorded mode and
 floor; the CPU time is that of the C calls only. Every replayed answer
-must equal the recorded one. With two workers a run searches a few layouts
+must equal the recorded one in its value and its canonical discard, or,
+below the floor, in being below it. With two workers a run searches a few layouts
 more or less (those in flight when the 1,000th is kept), so its nodes vary
 by a few thousand; with ``--workers 1`` they are the same from run to run
 (a build's signature for this workload).

@@ -48,7 +48,7 @@ typedef struct discard_search {
     uint32_t defence;                  /* both defenders' cards */
     uint32_t others[2];                /* each defender's cards */
     int lo[MAX_DISCARDS], hi[MAX_DISCARDS];   /* each class's value is within [lo, hi] */
-    int trick_order;                   /* classes ordered by trick_score, else legacy_score */
+    int trick_order;                   /* classes ordered by trick_score, else shown_score */
 } discard_search;
 
 /* What a fail-soft answer v to a probe at target proves about a class. */
@@ -69,14 +69,15 @@ static void note_value(discard_search *D, int i, int v)
     D->lo[i] = D->hi[i] = v;
 }
 
-/* Trick contracts, the order of the searches whose answer no order changes
+/* Trick contracts, the order of the searches whose value no order changes,
+ * nor, but for PDD_DISCARD_VALUE (which lists no discard), their discards
  * (PDD_DISCARD_VALUE, PDD_DISCARD_ALL, PDD_DISCARD_CANONICAL): lower is more
  * promising. Drop small cards of short side suits, never trumps nor a card
  * no defender card beats (a winner), and empty a side suit where possible
  * (a void lets him ruff). The first class searched is then the best one
  * more often, and a class that is not best costs one probe that fails
  * (a class that beats the first costs a probe that succeeds and an exact
- * value). Measured against legacy_score's weights (length 1, cards under 4,
+ * value). Measured against shown_score's weights (length 1, cards under 4,
  * no winner term), nodes of best-discard searches: the whist advice's
  * layouts (JT98.JT.98.A9, talon ..J.K, 6c) value only -17 %, canonical
  * -8 %; 1,866 random full deals, every strain -7.3 % (first class best on
@@ -104,13 +105,13 @@ static int trick_score(const discard_search *D, uint32_t discard)
  * search's node counts.
  * Trick contract: drop the cards with the fewest defender cards under them
  * (those that win nothing) from short side suits, never trumps, and empty a
- * side suit where possible (a void lets him ruff). PDD_DISCARD_ONE keeps
+ * side suit where possible (a void lets him ruff). PDD_DISCARD_ONE uses
  * this order: its answer, the first class reaching the value in it, is what
  * its callers show and the blind-discard figure plays.
  * Misere: drop the cards with the most defender cards under them (those that
  * would win), high ones first, and empty a suit where possible (a void lets
  * him discard): 13% fewer nodes than "drop high cards of short suits". */
-static int legacy_score(const discard_search *D, uint32_t discard)
+static int shown_score(const discard_search *D, uint32_t discard)
 {
     uint32_t defence = D->defence, kept = D->pool & ~discard;
     int misere = D->base.objective == PDD_MISERE, trump = D->base.trump;
@@ -130,7 +131,7 @@ static int legacy_score(const discard_search *D, uint32_t discard)
 
 static int discard_score(const discard_search *D, uint32_t discard)
 {
-    return D->trick_order ? trick_score(D, discard) : legacy_score(D, discard);
+    return D->trick_order ? trick_score(D, discard) : shown_score(D, discard);
 }
 
 static void start_board(discard_search *D, uint32_t kept, board *b)

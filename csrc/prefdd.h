@@ -41,7 +41,8 @@ enum {
     PDD_ERR_HAND_SIZE = -6,     /* hand sizes do not fit the position */
     PDD_ERR_TRICK = -7,         /* bad current trick: count or card index out of range */
     PDD_ERR_ILLEGAL_CARD = -8,  /* a card on the current trick breaks the rules of play */
-    PDD_ERR_TALON = -9,         /* bad talon leads (count, card, or leader not seat 0) */
+    PDD_ERR_TALON = -9,         /* bad talon leads (count, card, or leader not seat 0),
+                                 * or talon tricks where a call takes none (pdd_line_tricks) */
     PDD_ERR_TARGET = -10,       /* probe target out of range */
     PDD_ERR_STOPPED = -11,      /* the search was stopped by pdd_request_stop */
     PDD_ERR_NO_MEMORY = -12,    /* the table could not be allocated */
@@ -321,7 +322,8 @@ int pdd_maxn_line(pdd_solver *solver, const pdd_position *position, pdd_maxn_res
 /* --- a sampled layout's deal (sample.c) --- */
 
 /* CPython's random.Random seeded with the integer whose 32-bit words, least
- * significant first, are key[0..key_words), then random.shuffle of the card
+ * significant first, are key[0..key_words) (key[key_words - 1] non-zero
+ * unless key_words is 1: CPython's integer has no leading zero words), then random.shuffle of the card
  * indices cards[0..count), the shuffled cards dealt in order into parts of
  * sizes[0..parts) cards: masks[p] |= the bits of part p's cards (the caller
  * sets masks[] to each part's fixed cards first). The same draws as

@@ -125,7 +125,8 @@ static size_t power_of_two_items(size_t bytes, size_t size)
     return items;
 }
 
-/* A look-up's loads may read 12 bytes past the last bucket (agree_lanes). */
+/* A look-up's loads may read a few bytes (fewer than 16) past the last
+ * bucket (agree_lanes). */
 #define PART_SLACK 16
 
 /* Half the memory for exact entries, half for partition entries. */
@@ -399,9 +400,11 @@ static part_bucket *part_bucket_of(const tt *t, uint64_t shape)
 
 /* A bucket keeps its entries in groups of four, field by field: a group is
  * the four specs, the four rel[0], the four rel[1] and the four bounds, 64
- * bytes (the bucket's last group holds what is left, each field as many
- * words as it has slots). So a look-up compares four entries at once where
- * SSE2 is there (every x86-64), and still reads the bucket front to back.
+ * bytes on at most two cache lines, since the bucket's 16-byte header puts
+ * the groups at 16 mod 64 (the bucket's last group holds what is left, each
+ * field as many words as it has slots). So a look-up compares four
+ * entries at once where SSE2 is there (every x86-64), and still reads the
+ * bucket front to back.
  * Measured on the enumeration of searching hand 0 (benchmarks/sets.py, 63
  * entries a bucket): a look-up whose shape is there reads 12.7 entries on
  * average (a hit is the 8th), and this layout takes 5-8 % off the
@@ -413,7 +416,7 @@ static part_bucket *part_bucket_of(const tt *t, uint64_t shape)
 
 typedef struct part_info { uint8_t lower, upper, best, generation; } part_info;
 
-/* A group's fields, for a group of `size` slots at `words`. */
+/* The fields of group g of a bucket of `ways` slots (group_at). */
 typedef struct part_group {
     uint32_t *spec, *rel0, *rel1;
     part_info *info;

@@ -205,11 +205,16 @@ def to_c_position(position: Position):
     return _struct(position_fields(position))
 
 
+def _clamp_guess(value_guess: int) -> int:
+    """A whole-number value guess as the C line calls take it: within -1..10."""
+    return max(-1, min(value_guess, 10))
+
+
 def _value_guess(value_guess: int | None) -> int:
     """A value guess for the C line calls: -1 for none, else within -1..10."""
     if value_guess is not None and (isinstance(value_guess, bool) or not isinstance(value_guess, int)):
         raise PositionError(f"value_guess must be a whole number or None, got {value_guess!r}")
-    return -1 if value_guess is None else max(-1, min(value_guess, 10))
+    return -1 if value_guess is None else _clamp_guess(value_guess)
 
 
 def _tie_order(tie_suits: Sequence[int] | None) -> list[int]:
@@ -383,7 +388,8 @@ class Solver:
         included) along :meth:`best_line` with the same arguments, counted in
         C (``pdd_line_tricks``): the line is not listed, nor searched past
         the point where the declarer takes every trick left. Not for talon
-        tricks (all-pass)."""
+        tricks (all-pass). The tricks taken before ``position`` are not
+        counted (:func:`solver.advice.play.line_tricks` counts them)."""
         guess = _value_guess(value_guess)
         order = _tie_order(tie_suits)
         tricks = ffi.new("int32_t[3]")
@@ -693,7 +699,7 @@ class StartDiscards:
         _PACKED.pack_into(self.start_bytes, 0, *fields)
         _check(lib.pdd_canonical_suits(self.start, self.suit_to))
         tricks = self.tricks
-        solver._call_at(fields, lib.pdd_line_tricks, max(-1, min(value_guess, 10)), self.suit_to, tricks)
+        solver._call_at(fields, lib.pdd_line_tricks, _clamp_guess(value_guess), self.suit_to, tricks)
         return tricks[0], tricks[1], tricks[2]
 
 

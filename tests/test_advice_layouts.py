@@ -14,7 +14,7 @@ import pytest
 
 from solver import Hand
 from solver.advice import AdviceError, LayoutSpace, RunOptions
-from solver.advice.layouts import _card_indices, layout_key, layout_rng, revolving_door
+from solver.advice.layouts import _card_indices, layout_seed, layout_rng, revolving_door
 from solver.engine import ShuffleDeal
 from solver.advice.parallel import run_layouts
 from solver.advice.stats import Estimate, estimate, sureness
@@ -41,10 +41,10 @@ def test_sampled_layouts_are_the_seeded_shuffles_of_the_free_cards(free: str, si
     (csrc/sample.c) for any seed whose key fits, in Python beyond."""
     space = LayoutSpace(Hand.parse(free), sizes, tuple(Hand.parse(f) if f else Hand(0) for f in fixed))
     huge = 10 ** 700   # its key does not fit the C seeding: the Python shuffle
-    assert not ShuffleDeal.fits(layout_key(huge, 0)) and ShuffleDeal.fits(layout_key(-2**64, 10**9))
+    assert not ShuffleDeal.fits(layout_seed(huge, 0)) and ShuffleDeal.fits(layout_seed(-2**64, 10**9))
     for seed, index in [(s, i) for s in (0, 1, -3, 2**40, -2**64) for i in range(300)] + [(huge, 0), (huge, 1)]:
         rng = layout_rng(seed, index)
-        assert rng.getstate() == random.Random(layout_key(seed, index)).getstate()
+        assert rng.getstate() == random.Random(layout_seed(seed, index)).getstate()
         cards = list(_card_indices(space.free.mask))
         rng.shuffle(cards)
         expected, start = [], 0

@@ -35,7 +35,7 @@ from ..engine import ShuffleDeal
 from ..notation import Contract, ContractKind, Hand
 from .errors import AdviceError
 
-__all__ = ["LayoutSpace", "check_parts", "revolving_door", "layout_key", "layout_rng", "warm_order", "misere_only"]
+__all__ = ["LayoutSpace", "check_parts", "revolving_door", "layout_rng", "layout_seed", "warm_order", "misere_only"]
 
 
 def layout_rng(seed: int, index: int) -> random.Random:
@@ -43,41 +43,12 @@ def layout_rng(seed: int, index: int) -> random.Random:
     return random.Random(f"{seed}/{index}")
 
 
-def layout_key(seed: int, index: int) -> int:
+def layout_seed(seed: int, index: int) -> int:
     """The whole number :func:`layout_rng` seeds its generator with: what
     ``random.seed`` makes of a text (version 2: the text's bytes followed by
     their SHA-512, read as one big-endian number)."""
     text = f"{seed}/{index}".encode()
     return int.from_bytes(text + sha512(text).digest(), "big")
-
-
-def layout_key(seed: int, index: int) -> int:
-    """The whole number :func:`layout_rng` seeds its generator with: what
-    ``random.seed`` makes of a text (version 2: the text's bytes followed by
-    their SHA-512, read as one big-endian number)."""
-    text = f"{seed}/{index}".encode()
-    return int.from_bytes(text + sha512(text).digest(), "big")
-
-
-@lru_cache(maxsize=32)
-def _draw_bits(n: int) -> tuple[tuple[int, int], ...]:
-    """For a shuffle of n items: each step's position i (n-1 down to 1) and
-    the bits drawn for it (those of i + 1)."""
-    return tuple((i, (i + 1).bit_length()) for i in range(n - 1, 0, -1))
-
-
-def seeded_shuffle(rng: random.Random, items: list) -> None:
-    """``rng.shuffle(items)``, the same draws in the same order (Fisher-Yates
-    from the end, each index below i + 1 drawn by rejection from
-    ``getrandbits``, as :meth:`random.Random.shuffle` does), without its
-    call per item: 4 µs of a sampled layout's 11 (tests check it against
-    ``shuffle``)."""
-    bits = rng.getrandbits
-    for i, k in _draw_bits(len(items)):
-        j = bits(k)
-        while j > i:
-            j = bits(k)
-        items[i], items[j] = items[j], items[i]
 
 
 @lru_cache(maxsize=64)
@@ -211,7 +182,7 @@ class LayoutSpace:
         low) shuffled by :func:`layout_rng` and dealt to the parts in order,
         drawn in C (:class:`~solver.engine.ShuffleDeal`, the same draws) when
         the seed's key fits it."""
-        key = layout_key(seed, index)
+        key = layout_seed(seed, index)
         if ShuffleDeal.fits(key):
             return self._dealer.deal(key)
         cards = list(_card_indices(self.free.mask))

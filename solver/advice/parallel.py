@@ -425,7 +425,7 @@ class _Engine:
                 # thousand times a second), so only the results that may end
                 # the run wake it: every task done, or (sampling) enough kept
                 # layouts among the finished tasks for the prefix to hold them.
-                # Counting the finished tasks instead woke it for each of the
+                # Counting the finished tasks would wake it for each of the
                 # last 2,600 of a whist advice's 3,600 tasks (70 % are rejected).
                 if len(self.results) >= self.task_count or (self.target is not None
                                                             and self.kept_done >= self.target):
