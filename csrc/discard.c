@@ -332,9 +332,11 @@ static int search_classes_in_order(discard_search *D, const discard_class *class
             for (int k = 0; k < i; k++)
                 is_best[k] = 0;
             is_best[i] = 1;
-        } else if (all_best && v == best && best == bar) {
+        } else if (all_best && v == best) {
             /* Not better, and at most v: a tie exactly when it reaches best
-             * (v < best rules a tie out). */
+             * (v < best rules a tie out). Once a class has a value, bar is
+             * that value. */
+            assert(best == bar);
             int tie = class_bound(D, c, best);
             if (D->S->stopped)
                 break;

@@ -422,10 +422,18 @@ typedef struct part_group {
     part_info *info;
 } part_group;
 
+/* How many of `slots` slots (counted from a bucket's first) fall in group g:
+ * GROUP, or what is left in the last. */
+static inline int lanes_in(int slots, int g)
+{
+    int left = slots - GROUP * g;
+    return left < GROUP ? left : GROUP;
+}
+
 static inline part_group group_at(part_bucket *b, int ways, int g)
 {
     uint32_t *w = b->words + GROUP_WORDS * g;
-    int size = ways - GROUP * g < GROUP ? ways - GROUP * g : GROUP;
+    int size = lanes_in(ways, g);
     return (part_group){ w, w + size, w + 2 * size, (part_info *)(w + 3 * size) };
 }
 
@@ -487,8 +495,7 @@ static inline unsigned same_scalar(const part_group *q, unsigned lanes, uint32_t
 /* The lanes of group g that are filled slots. */
 static inline unsigned filled_lanes(int g, int used)
 {
-    int left = used - GROUP * g;
-    return left >= GROUP ? (1u << GROUP) - 1 : (1u << left) - 1;
+    return (1u << lanes_in(used, g)) - 1;
 }
 
 int tt_find_part(tt *t, const tt_position *p, int taken, int target, int *hint, part_entry *found)
@@ -551,7 +558,7 @@ static int part_victim(part_bucket *b, int ways, uint8_t generation)
     int victim = 0, most = -1;
     for (int g = 0; GROUP * g < b->used; g++) {
         part_group q = group_at(b, ways, g);
-        int lanes = b->used - GROUP * g < GROUP ? b->used - GROUP * g : GROUP;
+        int lanes = lanes_in(b->used, g);
         for (int k = 0; k < lanes; k++) {
             if (q.info[k].generation != generation)
                 return GROUP * g + k;

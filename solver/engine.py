@@ -498,12 +498,23 @@ def best_discard_search(
     discard whose starting position comes first in canonical form
     (:func:`canonical_suits`, the renamed hands' masks compared in seat
     order), found without proving every tie."""
-    masks = [0 if seat == declarer else hands[seat].mask for seat in range(3)]
     result = ffi.new("pdd_discard_result *")
     mode = lib.PDD_DISCARD_CANONICAL if canonical else lib.PDD_DISCARD_ALL if all_best else lib.PDD_DISCARD_ONE
-    solver._call_at(_fields(masks, contract, declarer, leader), lib.pdd_best_discard, pool.mask, mode, result)
-    discards = tuple(Hand(mask) for mask in ffi.unpack(result.discards, result.count))
-    return DiscardSearch(result.value, discards, result.classes)
+    solver._call_at(_discard_fields(hands, declarer, contract, leader), lib.pdd_best_discard, pool.mask, mode, result)
+    return _discard_search(result)
+
+
+def _discard_fields(hands: Sequence[Hand], declarer: int, contract: Contract, leader: int) -> tuple[int, ...]:
+    """A best-discard search's start: the defenders' hands (the declarer's
+    is left empty: his cards are the pool)."""
+    masks = [0 if seat == declarer else hands[seat].mask for seat in range(3)]
+    return _fields(masks, contract, declarer, leader)
+
+
+def _discard_search(result) -> DiscardSearch:
+    """A ``pdd_discard_result`` as a :class:`DiscardSearch`."""
+    return DiscardSearch(result.value, tuple(Hand(mask) for mask in ffi.unpack(result.discards, result.count)),
+                         result.classes)
 
 
 @dataclass(frozen=True)
@@ -533,8 +544,7 @@ def best_discards_many(solvers: Sequence[Solver], jobs: Sequence[DiscardJob],
     pools = ffi.new("uint32_t[]", max(count, 1))
     buffer = ffi.buffer(positions)
     for i, job in enumerate(jobs):
-        masks = [0 if seat == job.declarer else job.hands[seat].mask for seat in range(3)]
-        _PACKED.pack_into(buffer, i * _PACKED.size, *_fields(masks, job.contract, job.declarer, job.leader))
+        _PACKED.pack_into(buffer, i * _PACKED.size, *_discard_fields(job.hands, job.declarer, job.contract, job.leader))
         pools[i] = job.pool.mask
     codes = ffi.new("int32_t[]", max(count, 1))
     results = ffi.new("pdd_discard_result[]", max(count, 1))
@@ -554,8 +564,7 @@ def best_discards_many(solvers: Sequence[Solver], jobs: Sequence[DiscardJob],
         if codes[i] != lib.PDD_OK:
             answers.append(PositionError(ffi.string(lib.pdd_error_text(codes[i])).decode()))
             continue
-        r = results[i]
-        answers.append(DiscardSearch(r.value, tuple(Hand(m) for m in ffi.unpack(r.discards, r.count)), r.classes))
+        answers.append(_discard_search(results[i]))
     return answers
 
 
@@ -621,8 +630,7 @@ class StartSolver:
 
     def __init__(self, solver: Solver, template: Position, seats: tuple[int, int]) -> None:
         self.solver = solver
-        self.fields = position_fields(template)
-        self.position = _struct(self.fields)
+        self.position = _struct(position_fields(template))
         self.seats = seats
         self.value = ffi.new("int *")
 

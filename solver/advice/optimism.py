@@ -138,7 +138,7 @@ def measure_optimism(contract: Contract, declarer: int, space: LayoutSpace, seat
     def stopped() -> bool:
         return (deadline is not None and time.monotonic() >= deadline) or (cancel is not None and cancel.is_set())
 
-    solver = Solver(options.table_mib if options is not None else 16)
+    solver = Solver() if options is None else Solver(options.table_mib)
     dd_tricks: list[int] = []
     sd_tricks: list[int] = []
     for index in range(settings.layouts * REJECTION_LIMIT + 100):
