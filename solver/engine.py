@@ -41,8 +41,8 @@ OPT_NONE = 0
 ORDER_WEIGHTS = lib.PDD_ORDER_WEIGHTS
 """How many move-ordering weights a solver has (see csrc/order.c)."""
 
-DEFAULT_PART_WAYS = 15
-"""Partition-table entries a shape by default (csrc/tt.h, ``PART_WAYS``)."""
+DEFAULT_PART_WAYS = lib.PDD_DEFAULT_PART_WAYS
+"""Partition-table entries a shape by default (csrc/prefdd.h)."""
 
 
 class OrderWeightsError(ValueError):
