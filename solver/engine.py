@@ -42,8 +42,8 @@ OPT_NONE = 0
 ORDER_WEIGHTS = lib.PDD_ORDER_WEIGHTS
 """How many move-ordering weights a solver has (see csrc/order.c)."""
 
-DEFAULT_PART_WAYS = 15
-"""Partition-table entries a shape by default (csrc/tt.h, ``PART_WAYS``)."""
+DEFAULT_PART_WAYS = lib.PDD_DEFAULT_PART_WAYS
+"""Partition-table entries a shape by default (csrc/prefdd.h)."""
 
 
 class OrderWeightsError(ValueError):
@@ -51,7 +51,7 @@ class OrderWeightsError(ValueError):
 
 
 class SolverArgumentError(ValueError):
-    """A Solver argument out of its range (option flags, table size)."""
+    """A Solver argument out of its range (option flags, table size, table policy)."""
 
 
 class SolverBusyError(RuntimeError):
@@ -79,6 +79,8 @@ def _check(code: int) -> None:
         raise MemoryError("solver table")
     if code == lib.PDD_ERR_WEIGHTS:
         raise OrderWeightsError(ffi.string(lib.pdd_error_text(code)).decode())
+    if code == lib.PDD_ERR_POLICY:
+        raise SolverArgumentError(ffi.string(lib.pdd_error_text(code)).decode())
     raise PositionError(ffi.string(lib.pdd_error_text(code)).decode())
 
 
@@ -423,15 +425,7 @@ class Solver:
                 raise SolverArgumentError(f"{name} must be a whole number 1..{top}, got {value!r:.60}")
         if not isinstance(exact_table, bool):
             raise SolverArgumentError(f"exact_table must be True or False, got {exact_table!r:.60}")
-        self._acquire()
-        try:
-            code = lib.pdd_set_table_policy(self._handle, part_ways, solves_per_generation, int(exact_table))
-        finally:
-            self._lock.release()
-        if code == lib.PDD_ERR_NO_MEMORY:
-            raise MemoryError("solver table")
-        if code != lib.PDD_OK:   # ranges checked above: the C core refusing them is a bug
-            raise SolverArgumentError(ffi.string(lib.pdd_error_text(code)).decode())
+        self._call(lib.pdd_set_table_policy, part_ways, solves_per_generation, int(exact_table))
 
     @property
     def order_weights(self) -> tuple[int, ...]:

@@ -30,26 +30,13 @@ from typing import Iterator, Sequence
 
 from ..api import given_solver
 from ..engine import Solver, best_discards_many
-from ..notation import NO_TRUMP, Contract, ContractKind, Deal, Hand
+from ..notation import BIDDING_ORDER, NO_TRUMP, Contract, ContractKind, Deal, Hand
 from .discard import AnalysisError, BestDiscard, discard_jobs, found_best
 
 __all__ = ["StrainBest", "SeatTable", "DiscardTable", "discard_table", "highest_contract",
            "BIDDING_ORDER"]
 
 MISERE = Contract(ContractKind.MISERE)
-
-
-def _bidding_order() -> tuple[Contract, ...]:
-    order: list[Contract] = []
-    for level in range(6, 11):
-        if level == 9:
-            order.append(MISERE)
-        order.extend(Contract(ContractKind.TRICKS, level, strain) for strain in range(NO_TRUMP + 1))
-    return tuple(order)
-
-
-BIDDING_ORDER = _bidding_order()
-"""Every contract from 6♠ to 10NT in bidding order, misère between 8NT and 9♠."""
 
 
 def highest_contract(tricks: Sequence[int], misere: int) -> Contract | None:
