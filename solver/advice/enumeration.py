@@ -176,6 +176,13 @@ def _template(request: EnumerationRequest, kind: Contract, size: int) -> Positio
     return Position((hands[0], hands[1], hands[2]), kind, request.declarer, request.leader)
 
 
+def set_enumeration_table(solver: Solver, kinds: Sequence[Contract]) -> None:
+    """Set a worker's table policy for an enumeration of contracts ``kinds``
+    (:data:`ENUMERATION_TABLE_POLICY`, :data:`ENUMERATION_PARTITION_ONLY`)."""
+    trick_contracts = all(kind.kind is ContractKind.TRICKS for kind in kinds)
+    solver.set_table_policy(*ENUMERATION_TABLE_POLICY, exact_table=not (ENUMERATION_PARTITION_ONLY and trick_contracts))
+
+
 def enumerate_splits(request: EnumerationRequest, options: RunOptions | None = None) -> Enumeration:
     """Solve every split of the defenders' cards (``options.mode`` is forced
     to ``exact``; its seconds and cancel still apply)."""
@@ -191,12 +198,11 @@ def enumerate_splits(request: EnumerationRequest, options: RunOptions | None = N
 
     lined = [both and kind.kind is ContractKind.TRICKS for kind in kinds]
     fast: dict[Solver, list[StartSolver]] = {}   # per worker's solver: one per contract kind
-    exact_table = not (ENUMERATION_PARTITION_ONLY and all(kind.kind is ContractKind.TRICKS for kind in kinds))
 
     def starts(solver: Solver) -> list[StartSolver]:
         """The worker's solvers of each contract kind, its table set for the run."""
         if solver not in fast:
-            solver.set_table_policy(*ENUMERATION_TABLE_POLICY, exact_table=exact_table)
+            set_enumeration_table(solver, kinds)
             fast[solver] = [StartSolver(solver, _template(request, kind, size), (first, second))
                             for kind in kinds]
         return fast[solver]
