@@ -1,7 +1,7 @@
 """Packages that import their modules on first use of a name.
 
-A package whose ``__init__`` imported every module made any program that
-needed one of them (``prefdd enumerate`` needs a few of the scoring's and one
+A package whose ``__init__`` imports every module makes any program that
+needs one of them (``prefdd enumerate`` needs a few of the scoring's and one
 of the analysis's) load and compile them all. :func:`lazy_package` makes the
 package answer each public name from its module on first use: the same
 object as before, importable from the package as it was; a submodule is an
