@@ -65,7 +65,8 @@ enum {
     PDD_OPT_ORDER = 4,        /* heuristic move ordering */
     PDD_OPT_QUICK = 8,        /* sure-trick bounds at the start of a trick */
     PDD_OPT_PARTITION = 16,   /* table entries cover positions differing in small cards */
-    PDD_OPT_ALL = 31
+    PDD_OPT_EVERY_TRICK = 32, /* misere and all-pass, with PDD_OPT_QUICK: "every trick left?" answered exactly */
+    PDD_OPT_ALL = 63
 };
 
 typedef struct pdd_position {

@@ -21,6 +21,7 @@ from array import array
 from itertools import chain
 import threading
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Sequence
 
 from ._core import ffi, lib
@@ -505,9 +506,14 @@ def _discard_fields(hands: Sequence[Hand], declarer: int, contract: Contract, le
     return _fields(masks, contract, declarer, leader)
 
 
+_discard_hand = lru_cache(maxsize=1024)(Hand)
+"""A discard's Hand, kept (Hands are immutable): a table turns 18 answers'
+discards into Hands, each checked on construction (496 two-card discards)."""
+
+
 def _discard_search(result) -> DiscardSearch:
     """A ``pdd_discard_result`` as a :class:`DiscardSearch`."""
-    return DiscardSearch(result.value, tuple(Hand(mask) for mask in ffi.unpack(result.discards, result.count)),
+    return DiscardSearch(result.value, tuple(map(_discard_hand, ffi.unpack(result.discards, result.count))),
                          result.classes)
 
 

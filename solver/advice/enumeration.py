@@ -29,14 +29,13 @@ from ..engine import Solver, StartSolver
 from ..notation import Contract, ContractKind, Hand, NotationError, check_seat, parse_seat
 from ..position import Position
 from ..scoring import SOCHI, Convention
-from .bid import contract_kind, parse_contracts
 from .errors import AdviceError, require_type
 from .layouts import LayoutSpace, misere_only
 from .parallel import RunOptions, RunStats, run_layouts
-from .play import made, split_tricks
+from .play import contract_kind, made, split_tricks
 from .stats import Estimate, Number, merge_units
 from .values import DefenceRule, Valuer, rule_scenario
-from .inputs import FULL_DECK, check_prior, parse_convention, parse_hand
+from .inputs import FULL_DECK, check_prior, parse_contracts, parse_convention, parse_hand
 
 ENUMERATION_TABLE_MIB = 64
 """Each worker's table for an enumeration: a bigger table keeps more of the
