@@ -27,7 +27,7 @@ def test_a_solver_joining_an_ended_run_is_stopped(pooled: bool) -> None:
     pool = [Solver(1)] if pooled else []
     engine, tasks = _engine(pool)
     engine.stop.set()          # the run has ended before this worker took its solver
-    engine._worker()
+    engine._worker(0)
     assert tasks == [] and len(engine.solvers) == 1 and pool == engine.solvers
     with pytest.raises(SearchStopped):
         engine.solvers[0].solve(POSITION)
@@ -37,6 +37,6 @@ def test_a_pooled_solver_stopped_by_an_earlier_run_searches_again() -> None:
     solver = Solver(1)
     solver.request_stop()      # how the earlier run left it
     engine, tasks = _engine([solver])
-    engine._worker()
+    engine._worker(0)
     assert tasks == [0, 1, 2] and engine.solvers == [solver]
     assert solver.solve(POSITION) == Solver(1).solve(POSITION)
