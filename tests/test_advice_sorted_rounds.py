@@ -182,5 +182,12 @@ def test_a_sorted_run_is_cancelled_and_its_errors_reach_the_caller() -> None:
         def __call__(self, parts, solver):
             raise ZeroDivisionError("boom")
 
+    class BrokenTest(Recording):
+        @staticmethod
+        def rejects(parts) -> bool:
+            raise KeyError("no test")
+
     with pytest.raises(ZeroDivisionError):
         run_layouts(space, Broken(), RunOptions(layouts=10, workers=2), masks=True)
+    with pytest.raises(KeyError):
+        run_layouts(space, BrokenTest(), RunOptions(layouts=10, workers=2), masks=True)

@@ -23,6 +23,11 @@ With ``RunOptions.executor`` the same tasks run elsewhere (a Dask cluster:
 :mod:`solver.distributed`), built from the same pieces (:func:`sample_task`,
 :func:`exact_chunks`, :func:`chunk_task`) and answered from the same
 finished prefix (:func:`sample_run`, :func:`exact_run`).
+
+A sampled run whose mask evaluator has ``rejects`` (the layouts it turns
+down without a search) is solved in sorted rounds instead
+(:class:`_SortedSampleEngine`): the same layouts counted, searched in an
+order that keeps each worker's table warm (:func:`warm_key`).
 """
 from __future__ import annotations
 
@@ -668,29 +673,31 @@ class _SortedSampleEngine(_Engine):
         solver = self._solver()
         if solver is None:
             return
+        try:
+            self._work(me, solver)
+        except SearchStopped:
+            return
+        except BaseException as error:  # noqa: BLE001 - handed to the calling thread
+            self._fail(error)
+
+    def _work(self, me: int, solver: Solver) -> None:
         while True:
             with self.lock:
                 job = self._next(me)
             if job is None:
                 return
             kind, what = job
-            try:
-                if kind == "draw":
-                    start, end = what  # type: ignore[misc]
-                    waiting, rejected = [], []
-                    for index in range(start, end):
-                        parts = self.space.sample_masks(self.options.seed, index)
-                        (rejected.append(index) if self.rejects(parts) else waiting.append((index, parts)))
-                    with self.lock:
-                        self._drawn(start, end, waiting, rejected)
-                    continue
-                index, parts = what  # type: ignore[misc]
-                unit = self.evaluate(parts, solver)  # type: ignore[arg-type]
-            except SearchStopped:
-                return
-            except BaseException as error:  # noqa: BLE001 - handed to the calling thread
-                self._fail(error)
-                return
+            if kind == "draw":
+                start, end = what  # type: ignore[misc]
+                waiting, rejected = [], []
+                for index in range(start, end):
+                    parts = self.space.sample_masks(self.options.seed, index)
+                    (rejected.append(index) if self.rejects(parts) else waiting.append((index, parts)))
+                with self.lock:
+                    self._drawn(start, end, waiting, rejected)
+                continue
+            index, parts = what  # type: ignore[misc]
+            unit = self.evaluate(parts, solver)  # type: ignore[arg-type]
             result = TaskResult({}, 0, 1) if unit is None else TaskResult(unit, 1, 0)
             with self.lock:
                 self.results[index] = result
