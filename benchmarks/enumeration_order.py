@@ -25,7 +25,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from sets import EASY_ENUMERATION, searching_hands  # noqa: E402
 from solver import Hand, Solver  # noqa: E402
-from solver.notation import ContractKind  # noqa: E402
 from solver.advice import RunOptions, enumerate_splits, enumeration_request  # noqa: E402
 from solver.advice import enumeration, layouts, parallel  # noqa: E402
 from solver.advice.enumeration import ENUMERATION_TABLE_MIB, _template  # noqa: E402
@@ -65,9 +64,7 @@ def nodes(request) -> int:
     size = len(request.hand)
     space = layouts.LayoutSpace(request.defenders, (size, size), (Hand(0), Hand(0)))
     solver = Solver(ENUMERATION_TABLE_MIB)
-    trick_contracts = all(kind.kind is ContractKind.TRICKS for kind in request.kinds)
-    solver.set_table_policy(*enumeration.ENUMERATION_TABLE_POLICY,
-                            exact_table=not (enumeration.ENUMERATION_PARTITION_ONLY and trick_contracts))
+    enumeration.set_enumeration_table(solver, request.kinds)
     start = StartSolver(solver, _template(request, request.kinds[0], size),
                         ((request.declarer + 1) % 3, (request.declarer + 2) % 3))
     for first, second in space.enumerate_masks():

@@ -509,6 +509,11 @@ int pdd_line_tricks(pdd_solver *S, const pdd_position *p, int value_guess, const
     return err;
 }
 
+/* A macro's value as a string literal: the error texts name the limits of
+ * prefdd.h without repeating them. */
+#define TEXT_OF(value) TEXT_OF_TOKENS(value)
+#define TEXT_OF_TOKENS(value) #value
+
 const char *pdd_error_text(int code)
 {
     switch (code) {
@@ -531,7 +536,8 @@ const char *pdd_error_text(int code)
     case PDD_ERR_COUNT: return "count of positions below 0";
     case PDD_ERR_DISCARD_MODE: return "best-discard mode out of range (0 one class, 1 all, 2 canonical, 3 value)";
     case PDD_ERR_SUIT_ORDER: return "suit order is not a permutation of 0-3";
-    case PDD_ERR_POLICY: return "table policy out of range: part_ways 1-127, solves_per_generation 1-1048576";
+    case PDD_ERR_POLICY: return "table policy out of range: part_ways 1-" TEXT_OF(PDD_MAX_PART_WAYS)
+                                ", solves_per_generation 1-" TEXT_OF(PDD_MAX_SOLVES_PER_GENERATION);
     case PDD_ERR_SOLVERS: return "solvers: 1 to 64 distinct ones";
     default: return "unknown error";
     }

@@ -65,7 +65,8 @@ enum {
     PDD_OPT_ORDER = 4,        /* heuristic move ordering */
     PDD_OPT_QUICK = 8,        /* sure-trick bounds at the start of a trick */
     PDD_OPT_PARTITION = 16,   /* table entries cover positions differing in small cards */
-    PDD_OPT_ALL = 31
+    PDD_OPT_EVERY_TRICK = 32, /* misere and all-pass, with PDD_OPT_QUICK: "every trick left?" answered exactly */
+    PDD_OPT_ALL = 63
 };
 
 typedef struct pdd_position {
@@ -102,9 +103,9 @@ void pdd_free(pdd_solver *solver);
 /* Switch enhancements (PDD_OPT_* flags); answers the previous flags. Changing
  * options clears the table. */
 int pdd_set_options(pdd_solver *solver, int flags);
-/* How the table keeps entries over many top-level calls. Defaults (15, 1,
- * 1) suit unrelated positions: each call starts a table generation, and the
- * entries of older ones are the first replaced. A long run of similar
+/* How the table keeps entries over many top-level calls. The defaults
+ * (PDD_DEFAULT_PART_WAYS, 1, 1) suit unrelated positions: each call starts a
+ * table generation, and the entries of older ones are the first replaced. A long run of similar
  * positions (an enumeration's splits, one after another on one solver) wants
  * the entries of the calls just before: solves_per_generation calls share a
  * generation (1..PDD_MAX_SOLVES_PER_GENERATION), and a partition bucket,
@@ -117,7 +118,10 @@ int pdd_set_options(pdd_solver *solver, int flags);
  * only the speed, never a value. Clears the table; PDD_ERR_POLICY out of
  * range, PDD_ERR_NO_MEMORY when the memory cannot be had (the table then as
  * it was). */
-enum { PDD_MAX_PART_WAYS = 127, PDD_MAX_SOLVES_PER_GENERATION = 1 << 20 };
+/* Macros, not enum constants: pdd_error_text spells the limits from them. */
+#define PDD_DEFAULT_PART_WAYS 15
+#define PDD_MAX_PART_WAYS 127
+#define PDD_MAX_SOLVES_PER_GENERATION 1048576   /* 2^20 */
 int pdd_set_table_policy(pdd_solver *solver, int part_ways, int solves_per_generation, int exact_table);
 /* Move-ordering weights for leads (see order.c for what each one scores):
  * PDD_ORDER_WEIGHTS integers, each within its range (pdd_order_weight_info;

@@ -54,7 +54,11 @@ void quick_tables_init(void);
  * (lower <= value - tricks taken <= upper), each proved by a strategy that
  * the side concerned can always follow. target_tricks is the future tricks
  * the search asks about: bounds that cannot settle it may be left out (0
- * and tricks left are always safe answers). */
-void misere_bounds(const board *b, const rules *r, int target_tricks, int *lower, int *upper);
+ * and tricks left are always safe answers). With every_trick, the question
+ * "every trick left?" (target_tricks = tricks left) is answered exactly:
+ * the defenders can make him take every trick exactly when, after at most
+ * the trick about to start, each of them can play under every card the
+ * declarer leads of each suit (quick.c, defenders_keep_lead). */
+void misere_bounds(const board *b, const rules *r, int target_tricks, int every_trick, int *lower, int *upper);
 
 #endif

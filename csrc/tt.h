@@ -93,7 +93,7 @@ typedef struct part_entry {
  * search needs again, 31 cost more to scan than they save
  * (benchmarks/README.md). Long runs of similar positions want more entries
  * of one shape (tt_reshape). */
-#define PART_WAYS 15
+#define PART_WAYS PDD_DEFAULT_PART_WAYS
 #define PART_WAYS_MAX PDD_MAX_PART_WAYS
 
 /* A bucket's header; its part_ways entries follow, in groups of four

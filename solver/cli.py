@@ -15,31 +15,33 @@ entry-point group (``service.cli`` registers ``serve`` so): each entry is a
 ``register(subparsers)`` function. Every subcommand sets ``func``, called
 with the parsed arguments, answering the exit status. Errors go to stderr
 with exit status 2.
+
+A command line naming a built-in command builds the parser of that command
+alone (:data:`COMMANDS`: the module registering it is the only one
+imported), so that ``prefdd enumerate`` does not load the analysis, the
+service or the other advice; any other command line (``--help``, a
+registered command, a misspelt one) builds the whole parser.
 """
 from __future__ import annotations
 
 import argparse
+import importlib
 import io
 import json
 import os
 import stat
 import sys
 from collections import deque
-from concurrent.futures import Future, ThreadPoolExecutor
-from importlib.metadata import entry_points
-from typing import IO, Callable, Iterable, Iterator, Sequence, TypeVar
+from typing import IO, TYPE_CHECKING, Callable, Iterable, Iterator, Sequence, TypeVar
 
-from . import __version__, api, cli_args, distributed
+from . import __version__, api, cli_args
 from . import batch as batch_module
 from .jsonlines import LineError, read_lines, stdin_bytes
 from .notation import SEAT_NAMES, SUIT_SYMBOLS, Contract, ContractKind
 from .position import Position
-from .advice import cli as advice_cli
-from .analysis import cli as analysis_cli
-from .analysis.batch import evaluate_lines
-from .formats import cli as formats_cli
-from .formats import read_deal
-from .scoring import cli as scoring_cli
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 EXIT_USAGE = 2
 T = TypeVar("T")
@@ -47,6 +49,18 @@ R = TypeVar("R")
 BATCH_CHUNK = 64
 """Lines of a batch file answered together (their solves in one C call)."""
 COMMAND_GROUP = "prefdd.commands"
+CORE = __name__
+COMMANDS = {
+    "solve": CORE, "table": CORE, "batch": CORE,
+    "score": "solver.scoring.cli", "pool": "solver.scoring.cli",
+    "analyze": "solver.analysis.cli",
+    "whist": "solver.advice.cli", "bid": "solver.advice.cli",
+    "enumerate": "solver.advice.enumerate_cli",
+    "play": "solver.advice.play_cli",
+    "convert": "solver.formats.cli",
+}
+"""Each built-in command and the module whose ``register(subparsers)`` adds
+it (with the other commands of that module), in the order of ``--help``."""
 
 
 class CommandError(ValueError):
@@ -62,6 +76,8 @@ def _print_json(value: object, out: IO[str]) -> None:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
+    from .formats import read_deal
+
     out = sys.stdout
     deal = read_deal(args.deal, files=True)
     contract = Contract.parse(args.contract)
@@ -104,6 +120,8 @@ def format_table(table: api.DealTable) -> str:
 
 
 def cmd_table(args: argparse.Namespace) -> int:
+    from .formats import read_deal
+
     out = sys.stdout
     deal = read_deal(args.deal, files=True)
     table = api.deal_table(deal, args.leader)
@@ -121,6 +139,8 @@ def ordered_map(work: Callable[[T], R], lines: Iterable[T], workers: int) -> Ite
     if workers <= 1:
         yield from map(work, lines)
         return
+    from concurrent.futures import ThreadPoolExecutor
+
     with ThreadPoolExecutor(max_workers=workers) as pool:
         window: deque[Future[R]] = deque()
         for line in lines:
@@ -150,6 +170,8 @@ def _chunks(items: Iterable[T], size: int) -> Iterator[list[T]]:
 
 
 def _answer_lines(lines: list[str | LineError]) -> list[str]:
+    from .analysis.batch import evaluate_lines
+
     return evaluate_lines(lines, api.thread_solver())
 
 
@@ -166,6 +188,8 @@ def cmd_batch(args: argparse.Namespace) -> int:
     try:
         lines = read_lines(source)   # a line that cannot be read is answered with its error
         if args.dask:
+            from . import distributed
+
             with distributed.connect(args.dask) as client:
                 for result in distributed.submit_batch(client, lines):
                     out.write(result.answer + "\n")  # type: ignore[operator]
@@ -185,12 +209,8 @@ def cmd_batch(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="prefdd", description="Exact double-dummy solver and analysis for Preferans.")
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-
+def register(commands: argparse._SubParsersAction) -> None:
+    """Add ``solve``, ``table`` and ``batch`` to the ``prefdd`` command line."""
     solve = commands.add_parser("solve", help="the declarer's tricks in one contract",
                                 description="Solve one contract double dummy.")
     solve.add_argument("deal", help="three hands in seat order (talon optional), or a record file "
@@ -220,26 +240,55 @@ def build_parser() -> argparse.ArgumentParser:
                             "worker processes (the same answers in the same order; needs the dask extra)")
     batch.set_defaults(func=cmd_batch)
 
-    scoring_cli.register(commands)          # score, pool
-    analysis_cli.register(commands)         # analyze
-    advice_cli.register(commands)           # whist, bid, enumerate, play
-    formats_cli.register(commands)          # convert
+
+def _register_plugins(commands: argparse._SubParsersAction) -> None:
+    from importlib.metadata import entry_points
+
     for entry in entry_points(group=COMMAND_GROUP):  # serve (service.cli)
         try:
-            register = entry.load()
+            register_entry = entry.load()
         except Exception as error:
             raise CommandLoadError(f"cannot load the prefdd command {entry.name!r} "
                                    f"({entry.value}): {type(error).__name__}: {error}") from error
-        register(commands)
+        register_entry(commands)
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The ``prefdd`` parser: every command, or, for a built-in ``command``,
+    that command's module's commands alone."""
+    parser = argparse.ArgumentParser(
+        prog="prefdd", description="Exact double-dummy solver and analysis for Preferans.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    modules = [COMMANDS[command]] if command in COMMANDS else list(dict.fromkeys(COMMANDS.values()))
+    for name in modules:
+        module = sys.modules[CORE] if name == CORE else importlib.import_module(name)
+        module.register(commands)
+    if command not in COMMANDS:
+        _register_plugins(commands)
     return parser
 
 
+def command_word(argv: Sequence[str]) -> str | None:
+    """The command a command line names: its first word, unless that is an
+    option (``--help``, ``--version``: then the whole parser is built)."""
+    return argv[0] if argv and not argv[0].startswith("-") else None
+
+
+def _user_errors() -> tuple[type[BaseException], ...]:
+    """The errors reported as a message and status 2: bad input, files, and
+    a Dask run without the dask extra (only once that module is loaded)."""
+    distributed = sys.modules.get(f"{__package__}.distributed")
+    return (ValueError, OSError) + ((distributed.DaskNotInstalled,) if distributed is not None else ())
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(command_word(words))
+    args = parser.parse_args(words)
     try:
         return args.func(args)
-    except (ValueError, OSError, distributed.DaskNotInstalled) as error:
+    except _user_errors() as error:
         print(f"prefdd: error: {error}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:

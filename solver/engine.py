@@ -21,6 +21,7 @@ from array import array
 from itertools import chain
 import threading
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Sequence
 
 from ._core import ffi, lib
@@ -41,8 +42,8 @@ OPT_NONE = 0
 ORDER_WEIGHTS = lib.PDD_ORDER_WEIGHTS
 """How many move-ordering weights a solver has (see csrc/order.c)."""
 
-DEFAULT_PART_WAYS = 15
-"""Partition-table entries a shape by default (csrc/tt.h, ``PART_WAYS``)."""
+DEFAULT_PART_WAYS = lib.PDD_DEFAULT_PART_WAYS
+"""Partition-table entries a shape by default (csrc/prefdd.h)."""
 
 
 class OrderWeightsError(ValueError):
@@ -50,7 +51,7 @@ class OrderWeightsError(ValueError):
 
 
 class SolverArgumentError(ValueError):
-    """A Solver argument out of its range (option flags, table size)."""
+    """A Solver argument out of its range (option flags, table size, table policy)."""
 
 
 class SolverBusyError(RuntimeError):
@@ -78,6 +79,8 @@ def _check(code: int) -> None:
         raise MemoryError("solver table")
     if code == lib.PDD_ERR_WEIGHTS:
         raise OrderWeightsError(ffi.string(lib.pdd_error_text(code)).decode())
+    if code == lib.PDD_ERR_POLICY:
+        raise SolverArgumentError(ffi.string(lib.pdd_error_text(code)).decode())
     raise PositionError(ffi.string(lib.pdd_error_text(code)).decode())
 
 
@@ -422,15 +425,7 @@ class Solver:
                 raise SolverArgumentError(f"{name} must be a whole number 1..{top}, got {value!r:.60}")
         if not isinstance(exact_table, bool):
             raise SolverArgumentError(f"exact_table must be True or False, got {exact_table!r:.60}")
-        self._acquire()
-        try:
-            code = lib.pdd_set_table_policy(self._handle, part_ways, solves_per_generation, int(exact_table))
-        finally:
-            self._lock.release()
-        if code == lib.PDD_ERR_NO_MEMORY:
-            raise MemoryError("solver table")
-        if code != lib.PDD_OK:   # ranges checked above: the C core refusing them is a bug
-            raise SolverArgumentError(ffi.string(lib.pdd_error_text(code)).decode())
+        self._call(lib.pdd_set_table_policy, part_ways, solves_per_generation, int(exact_table))
 
     @property
     def order_weights(self) -> tuple[int, ...]:
@@ -511,9 +506,14 @@ def _discard_fields(hands: Sequence[Hand], declarer: int, contract: Contract, le
     return _fields(masks, contract, declarer, leader)
 
 
+_discard_hand = lru_cache(maxsize=1024)(Hand)
+"""A discard's Hand, kept (Hands are immutable): a table turns 18 answers'
+discards into Hands, each checked on construction (496 two-card discards)."""
+
+
 def _discard_search(result) -> DiscardSearch:
     """A ``pdd_discard_result`` as a :class:`DiscardSearch`."""
-    return DiscardSearch(result.value, tuple(Hand(mask) for mask in ffi.unpack(result.discards, result.count)),
+    return DiscardSearch(result.value, tuple(map(_discard_hand, ffi.unpack(result.discards, result.count))),
                          result.classes)
 
 

@@ -81,6 +81,7 @@ __all__ = [
     "Deal",
     "ContractKind",
     "Contract",
+    "BIDDING_ORDER",
     "parse_seat",
     "check_seat",
     "seat_field",
@@ -1018,6 +1019,20 @@ class Contract:
             return "all-pass"
         assert self.strain is not None
         return f"{self.level}{_STRAIN_PRETTY[self.strain]}"
+
+
+def _bidding_order() -> tuple[Contract, ...]:
+    order: list[Contract] = []
+    for level in range(6, 11):
+        if level == 9:
+            order.append(Contract(ContractKind.MISERE))
+        order.extend(Contract(ContractKind.TRICKS, level, strain) for strain in range(NO_TRUMP + 1))
+    return tuple(order)
+
+
+BIDDING_ORDER = _bidding_order()
+"""Every contract from 6♠ to 10NT in bidding order, misère between 8NT and 9♠
+(rules.md, contracts)."""
 
 
 _SEAT_WORDS = {

@@ -16,7 +16,7 @@ from solver import Hand
 from solver.advice import AdviceError, LayoutSpace, RunOptions
 from solver.advice.layouts import _card_indices, layout_seed, layout_rng, revolving_door
 from solver.engine import ShuffleDeal
-from solver.advice.parallel import run_layouts
+from solver.advice.parallel import exact_chunks, exact_schedule, run_layouts
 from solver.advice.stats import Estimate, estimate, sureness
 
 
@@ -104,6 +104,81 @@ def test_runs_agree_whatever_the_thread_count() -> None:
                 total.update(unit)
         assert merged[0] == merged[1] == merged[2]
         assert results[0].stats.layouts == (150 if mode == "sample" else space.count())
+
+
+def test_an_enumeration_without_a_budget_goes_through_the_layouts_in_order() -> None:
+    """Without a time budget one worker takes the chunks in the layouts' own
+    order (its table goes on from one chunk into the next); with one, in
+    their seeded numbering, whose every prefix is a random set of chunks."""
+    space = small_space()
+    layouts = list(space.enumerate_masks())
+    chunks = exact_chunks(space.count(), 0)
+    assert len(chunks) > 2 and chunks != sorted(chunks)
+    seen: list = []
+
+    def record(parts, solver):
+        seen.append(parts)
+        return {parts: 1}
+
+    plain = run_layouts(space, record, RunOptions(mode="exact", workers=1), masks=True)
+    assert seen == layouts
+    seen.clear()
+    budget = run_layouts(space, record, RunOptions(mode="exact", workers=1, seconds=600.0), masks=True)
+    assert seen == [layouts[i] for start, end in chunks for i in range(start, end)]
+    assert plain.units == budget.units and plain.stats.complete
+    in_order = sorted(range(len(chunks)), key=lambda i: chunks[i][0])
+    assert exact_schedule(chunks, None, 1) == [in_order]
+    assert exact_schedule(chunks, 1.0, 3) == [list(range(len(chunks)))]
+    ranges = exact_schedule(chunks, None, 3)
+    assert len(ranges) == 3 and sum(ranges, []) == in_order and all(len(r) >= len(chunks) // 3 for r in ranges)
+
+
+def test_each_worker_goes_through_a_range_of_its_own() -> None:
+    """Two workers without a budget: each takes its range of the layouts'
+    order in that order, then chunks from the end of the other's range."""
+    space = small_space()
+    layouts = list(space.enumerate_masks())
+    position = {layout: i for i, layout in enumerate(layouts)}
+    by_thread: dict[str, list[int]] = {}
+
+    def record(parts, solver):
+        by_thread.setdefault(threading.current_thread().name, []).append(position[parts])
+        return {parts: 1}
+
+    run = run_layouts(space, record, RunOptions(mode="exact", workers=2), masks=True)
+    assert run.stats.complete and sorted(sum(by_thread.values(), [])) == list(range(len(layouts)))
+    chunks = exact_chunks(space.count(), 0)
+    fronts = {chunks[r[0]][0] for r in exact_schedule(chunks, None, 2)}
+    assert fronts == {0, 280}   # 16 chunks of 35 layouts, 8 a range
+    assert {seen[0] for seen in by_thread.values()} & fronts   # the first task taken is a range's first
+    for seen in by_thread.values():
+        runs = sum(1 for a, b in zip(seen, seen[1:]) if b != a + 1)
+        assert runs <= 1 + len(exact_chunks(space.count(), 0)) // 2, seen   # ascending, but for steals
+
+
+def test_a_cancelled_enumeration_answers_the_finished_prefix_of_the_numbering() -> None:
+    """Taken in the layouts' order, a cancelled enumeration still answers
+    from the chunks numbered 0, 1, ... that were done (a random set of
+    chunks), never from the ones done out of that order."""
+    space = small_space()
+    layouts = list(space.enumerate_masks())
+    chunks = exact_chunks(space.count(), 0)
+    cancel = threading.Event()
+    seen: list = []
+
+    def stop_halfway(parts, solver):
+        seen.append(parts)
+        if len(seen) == len(layouts) // 2:
+            cancel.set()
+            time.sleep(1.0)   # the run notices the cancel before the next layout
+        return {parts: 1}
+
+    run = run_layouts(space, stop_halfway, RunOptions(mode="exact", workers=1, cancel=cancel), masks=True)
+    assert run.stats.stopped == "cancelled" and not run.stats.complete
+    counted = sorted(key for unit in run.units for key in unit)
+    prefix = [layouts[i] for start, end in chunks[:len(run.units)] for i in range(start, end)]
+    assert counted == sorted(prefix) and set(counted) <= set(seen)
+    assert run.stats.layouts == len(counted) < len(seen)
 
 
 def test_a_sample_evaluates_no_layout_past_its_budget() -> None:

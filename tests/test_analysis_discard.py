@@ -24,7 +24,7 @@ from solver.analysis import (
     highest_contract,
 )
 from solver.advice.play import discard_classes
-from solver.analysis.discard import discard_job, discard_order
+from solver.analysis.discard import AnalysisError, discard_job, discard_jobs, discard_order
 from solver.engine import OPT_NONE, DiscardJob, SolverBusyError, best_discard_search, best_discards_many
 from solver.position import PositionError
 
@@ -342,6 +342,30 @@ def test_table_is_its_searches_one_call_each(seed: int) -> None:
             got = row.misere if text == "misere" else row.strains[strain]
             assert (got.value, got.discard) == (best.value, best.discard), (seat, text)
     assert batched.stats() == plain.stats()
+
+
+def test_discard_jobs_are_the_single_jobs_and_refuse_alike() -> None:
+    deal = Deal.parse(FULL_DEAL)
+    contracts = ["6s", Contract.parse("7nt"), "misere"]
+    for declarer in range(3):
+        assert discard_jobs(deal, declarer, contracts, leader=2) == [
+            discard_job(deal, declarer, c, leader=2) for c in contracts]
+    for bad, match in (((deal, 3, contracts), "declarer"), ((deal, 0, ["6s", "allpass"]), "all-pass"),
+                       ((Deal(deal.hands), 0, contracts), "talon"), ((deal, 0, ["6x"]), "unknown contract")):
+        with pytest.raises((AnalysisError, ValueError), match=match):
+            discard_jobs(*bad)
+        with pytest.raises((AnalysisError, ValueError), match=match):
+            [discard_job(bad[0], bad[1], c) for c in bad[2]]
+
+
+def test_discard_order_is_the_cards_order_for_every_discard() -> None:
+    """The kept sort key answers what the cards' order does, for every
+    two-card discard and for larger hands, repeated."""
+    rng = random.Random(4300)
+    hands = [Hand((1 << a) | (1 << b)) for a, b in combinations(range(32), 2)]
+    hands += [Hand(rng.getrandbits(32)) for _ in range(200)] + [Hand(0)]
+    for hand in hands + hands:
+        assert discard_order(hand) == tuple((card.suit, -card.rank) for card in hand.cards())
 
 
 def test_best_discards_many_answers_refusals_and_checks_solvers() -> None:

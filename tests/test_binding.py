@@ -19,7 +19,7 @@ from conftest import REPO, load_jsonl, shared_file
 from solver import Deal, Hand, Position, PositionError, SearchStopped, Solver
 from solver.analysis import batch as full_batch
 from solver.batch import BatchError, evaluate as evaluate_solve
-from solver.engine import _PACKED, position_fields, to_c_position
+from solver.engine import _PACKED, SolverArgumentError, position_fields, to_c_position
 from solver._core import ffi, lib
 
 REFERENCE = load_jsonl("dd-endgames.jsonl") + load_jsonl("dd-full.jsonl")
@@ -303,3 +303,16 @@ def test_a_table_from_kept_memory_searches_as_a_fresh_one() -> None:
         solver.reset_stats()
         assert ([solver.solve(position) for position in workloads[name]], solver.stats().nodes) == answer
         del solver
+
+
+def test_a_bad_table_policy_is_a_solver_argument_error_from_python_or_from_c() -> None:
+    solver = Solver(1)
+    with pytest.raises(SolverArgumentError, match="part_ways"):
+        solver.set_table_policy(0)
+    # past the Python checks: the C core's PDD_ERR_POLICY maps to the same class
+    with pytest.raises(SolverArgumentError, match="table policy out of range"):
+        solver._call(lib.pdd_set_table_policy, lib.PDD_MAX_PART_WAYS + 1, 1, 1)
+    assert not issubclass(SolverArgumentError, PositionError)
+    solver.set_table_policy(63, 2048, exact_table=False)   # a good policy still sets, and the solver solves
+    position = Position.start(Deal.parse("AQ7.K98.KT.QJ K.AQ7.AQ7.T87 JT98.JT.98.A9"), "6c", 1)
+    assert solver.solve(position) == Solver(1).solve(position)

@@ -118,3 +118,38 @@ def test_every_enhancement_is_exact(rng: random.Random, options: int) -> None:
     solver.set_options(options)
     position = random_position(rng, max_cards=4, allpass=rng.random() < 0.3)
     assert solver.solve(position) == brute_value(position)
+
+
+def declarer_heavy_endgame(rng: random.Random, size: int, contract: str) -> Position:
+    """A no-trump endgame at a trick start in two or three suits, the declarer
+    often holding the higher cards: positions where he may have to take every
+    trick left."""
+    suits = rng.sample(range(4), rng.randint(2, 3))
+    pool = sorted(rng.sample([s * 8 + r for s in suits for r in range(8)], 3 * size), key=lambda c: c % 8)
+    declarer = rng.randrange(3)
+    high = pool[len(pool) - size:] if rng.random() < 0.5 else rng.sample(pool, size)
+    rest = [c for c in pool if c not in high]
+    rng.shuffle(rest)
+    hands = [rest[:size], rest[size:]]
+    hands.insert(declarer, high)
+    deal = Deal(tuple(Hand.from_cards(Card.from_index(c) for c in hand) for hand in hands))
+    return Position.start(deal, contract, declarer, rng.randrange(3))
+
+
+@pytest.mark.parametrize("contract", ["misere", "allpass"])
+def test_every_trick_left_test_against_brute_force(contract: str) -> None:
+    """Misère and all-pass endgames at a trick start: the probe "does the
+    declarer take every trick left?", which the exact test of
+    PDD_OPT_EVERY_TRICK answers at the root, against the brute force, on
+    positions where either answer comes up, with the declarer first, second
+    and third to play."""
+    rng = random.Random(f"every-trick-{contract}")
+    solver = Solver(table_mib=1)
+    answers = set()
+    for i in range(160):
+        size = 5 if i % 8 == 0 else rng.randint(2, 4)
+        position = declarer_heavy_endgame(rng, size, contract)
+        every = brute_value(position) == size
+        assert solver.probe(position, size) == every, position
+        answers.add((every, (position.declarer - position.leader) % 3))
+    assert answers == {(every, place) for every in (True, False) for place in range(3)}

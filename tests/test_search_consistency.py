@@ -96,6 +96,23 @@ def test_sure_trick_bounds_against_search_without_them(objective: str) -> None:
         assert bounded.card_values(p) == unbounded.card_values(p), p
 
 
+@pytest.mark.parametrize("contract", ["misere", "allpass"])
+def test_every_trick_test_against_search_without_it(contract: str) -> None:
+    """The exact "every trick left?" test at misère and all-pass trick
+    starts against the same search with it off: values, every first card's
+    value, and the probe at each target, from full deals down to small
+    endgames."""
+    rng = random.Random(f"every-trick-{contract}")
+    tested, untested = solver_with(OPT_ALL), solver_with(OPT_ALL & ~lib.PDD_OPT_EVERY_TRICK)
+    for size in (10, 8, 6, 4, 3):
+        for _ in range(40):
+            p = Position.start(deal_of(rng, size), contract, rng.randrange(3), rng.randrange(3))
+            assert tested.solve(p) == untested.solve(p), p
+            target = rng.randint(1, size)
+            assert tested.probe(p, target) == untested.probe(p, target), (p, target)
+        assert tested.card_values(p) == untested.card_values(p), p
+
+
 def renamed(deal: Deal, suits: list[int]) -> Deal:
     """The deal with suit s renamed suits[s] (ranks kept)."""
     def rename(hand: Hand) -> Hand:

@@ -50,56 +50,24 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Callable, Hashable, Sequence
 
-from ..analysis import BIDDING_ORDER, allpass_line, best_discard, deal_after_discard
+from ..analysis import allpass_line, best_discard, deal_after_discard
 from ..engine import Solver
-from ..notation import Contract, ContractKind, Deal, Hand, NotationError, NotationTypeError, parse_seat
+from ..notation import BIDDING_ORDER, Contract, ContractKind, Deal, Hand, NotationError, parse_seat
 from ..position import Position
 from ..scoring import SOCHI, Convention
-from .errors import AdviceError, AdviceTypeError, require_type
+from .errors import AdviceError, require_type
 from .layouts import LayoutSpace, misere_only
 from .parallel import LayoutRun, RunOptions, RunStats, run_layouts
-from .play import OutcomeKey, discard_classes, made, split_tricks
+from .play import OutcomeKey, contract_kind, discard_classes, made, split_tricks
 from .stats import Estimate, Number, merge_units, sureness
 from .blind_discard import BLIND_DISCARD, BLIND_NOTE, BlindDiscard
 from .optimism import SINGLE_DUMMY_STOPPED, Optimism, layout_key, measure_blind_discard, measure_optimism
 from .single_dummy import SingleDummy
 from .values import AllPassValuer, DefenceRule, Valuer, rule_scenario
-from .inputs import FULL_DECK, check_prior, parse_convention, parse_hand
+from .inputs import FULL_DECK, check_prior, parse_contracts, parse_convention, parse_hand
 
 __all__ = ["BidRequest", "ContractAdvice", "BidAdvice", "PassAdvice", "advise_bid", "bid_request", "contract_kind",
            "parse_contracts"]
-
-MISERE = Contract(ContractKind.MISERE)
-
-
-def contract_kind(contract: Contract) -> Contract:
-    """The game a contract is played as, whatever its level: 6 of its strain, or misère."""
-    if contract.kind is ContractKind.MISERE:
-        return MISERE
-    return Contract(ContractKind.TRICKS, 6, contract.strain)
-
-
-def parse_contracts(text: str | Sequence[Contract | str] | None) -> tuple[Contract, ...]:
-    """Contracts from ``all``, ``6s,7s,misere`` or a list, in bidding order."""
-    if text is None or text == "all":
-        return BIDDING_ORDER
-    if isinstance(text, (bytes, dict)) or not (isinstance(text, str) or hasattr(text, "__iter__")):
-        raise AdviceTypeError(f"contracts must be 'all', text like '6s,7s' or a list of contracts, got {text!r:.60}")
-    items = text.split(",") if isinstance(text, str) else list(text)
-    chosen = set()
-    for item in items:
-        try:
-            contract = Contract.coerce(item.strip() if isinstance(item, str) else item, "contracts item")
-        except NotationTypeError:
-            raise
-        except NotationError as error:
-            raise AdviceError(str(error)) from None
-        if contract.kind is ContractKind.ALLPASS:
-            raise AdviceError("all-pass is not a contract anyone declares; give 6s … 10nt or misere")
-        chosen.add(contract)
-    if not chosen:
-        raise AdviceError("no contract given")
-    return tuple(c for c in BIDDING_ORDER if c in chosen)
 
 
 @dataclass(frozen=True)

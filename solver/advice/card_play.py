@@ -390,7 +390,7 @@ def _skeleton(r: PlayRequest, setup: _Setup) -> _Setup:
     and keep what every layout shares: the trick, its leader, tricks taken."""
     if setup.space.count() == 0:
         raise AdviceError("no layout of the hidden cards fits the cards played (the voids they show)")
-    first = next(setup.space.enumerate_masks())
+    first = setup.space.first_masks()
     hands = _start_hands(setup, first)
     try:
         deal = Deal((Hand(hands[0]), Hand(hands[1]), Hand(hands[2])))

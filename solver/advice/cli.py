@@ -1,5 +1,6 @@
-"""``prefdd whist``, ``prefdd bid`` and ``prefdd enumerate`` (and ``prefdd play``:
-:mod:`solver.advice.play_cli`).
+"""``prefdd whist`` and ``prefdd bid`` (``prefdd enumerate``:
+:mod:`solver.advice.enumerate_cli`; ``prefdd play``: :mod:`solver.advice.play_cli`;
+what they share: :mod:`solver.advice.cli_common`).
 
     prefdd whist HAND --talon T --contract 6s --declarer S --seat S [--other pass|whist|half_whist]
     prefdd bid HAND --seat S [--talon T] [--contracts all|6s,7s,...]
@@ -18,167 +19,29 @@ estimate: standard error says so.
 from __future__ import annotations
 
 import argparse
-import json
-import signal
 import sys
-import threading
-from contextlib import contextmanager
-from dataclasses import replace
-from typing import IO, Any, Callable, Iterator
+from typing import Any
 
 from .. import cli_args
 from ..notation import SEAT_NAMES
 from .bid import BidAdvice, advise_bid, bid_request
 from .blind_discard import BLIND_DISCARD
-from .enumeration import Enumeration, enumerate_splits, enumeration_request
+from .cli_common import (EXIT_INTERRUPTED, _add_common, _cards, _options, _percent, _run, _run_line, _tricks,
+                         _value)
 from .errors import AdviceError
-from .jsonio import bid_json, enumeration_json, whist_json
+from .jsonio import bid_json, whist_json
 from .optimism import Optimism
-from .parallel import RunOptions, RunStats
 from .play import AUCTION_MODEL, AuctionFilter
-from .progress import ProgressBar
-from .stats import Estimate
 from .whist import WhistAdvice, WhistOption, advise_whist, whist_request
 from ..report import LANGUAGES, write_report
 from ..report.html import bid_html, whist_html
 
 __all__ = ["register", "EXIT_INTERRUPTED"]
 
-EXIT_INTERRUPTED = 130
-"""The status of a command stopped by Ctrl-C (128 + SIGINT), as the shells give."""
-
-
-def _tricks(text: str) -> tuple[int, int, int]:
-    parts = text.replace(" ", "").split(",")
-    if len(parts) != 3 or not all(p.isdigit() for p in parts):
-        raise argparse.ArgumentTypeError(f"expected three numbers by seat, like 2,1,1; got {text!r}")
-    return int(parts[0]), int(parts[1]), int(parts[2])
-
-
-def _options(pairs: list[str] | None) -> dict[str, Any]:
-    result: dict[str, Any] = {}
-    for pair in pairs or []:
-        if "=" not in pair:
-            raise AdviceError(f"--option takes KEY=VALUE, got {pair!r}")
-        key, text = pair.split("=", 1)
-        try:
-            result[key.strip()] = json.loads(text)
-        except json.JSONDecodeError:
-            result[key.strip()] = text
-    return result
-
-
-def _add_common(parser: argparse.ArgumentParser, layouts: int | None) -> None:
-    """The options every command shares; ``layouts`` None: the command
-    always enumerates (no layout budget, no sampling)."""
-    parser.add_argument("--convention", default="sochi", help="sochi (default), leningrad or rostov")
-    parser.add_argument("--option", action="append", metavar="KEY=VALUE",
-                        help="a convention option override (repeatable), e.g. stalingrad=true")
-    if layouts is not None:
-        parser.add_argument("--layouts", type=cli_args.positive_int, default=layouts,
-                            help=f"layouts to sample (default {layouts}); with auto mode, enumerate when there "
-                                 "are no more than this")
-        mode = parser.add_mutually_exclusive_group()
-        mode.add_argument("--exact", dest="mode", action="store_const", const="exact",
-                          help="enumerate every layout")
-        mode.add_argument("--sample", dest="mode", action="store_const", const="sample",
-                          help="always sample, never enumerate")
-    parser.add_argument("--seconds", type=cli_args.positive_seconds,
-                        help="stop after this many seconds with the estimate so far")
-    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    parser.add_argument("--workers", type=cli_args.workers,
-                        help=f"solver threads (default: every core; at most {cli_args.max_workers()})")
-    parser.add_argument("--dask", metavar="ADDRESS", type=cli_args.dask_address,
-                        help="run on a Dask cluster: its scheduler's host:port, or local:N for N local worker "
-                             "processes (the same answer; --workers does not apply; needs the dask extra)")
-    parser.add_argument("--json", action="store_true", help="one JSON object")
-    parser.add_argument("--no-progress", action="store_true", help="no progress bar on standard error")
-
 
 def _add_report(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--html", metavar="FILE", help="also write a self-contained HTML report to FILE")
     parser.add_argument("--lang", choices=LANGUAGES, default="en", help="the HTML report's language (en, ru)")
-
-
-@contextmanager
-def _run_options(args: argparse.Namespace) -> Iterator[RunOptions]:
-    """Run options with a progress bar and Ctrl-C as cancel (main thread)."""
-    cancel = threading.Event()
-    bar = ProgressBar(sys.stderr) if not args.no_progress and sys.stderr.isatty() else None
-    options = RunOptions(layouts=getattr(args, "layouts", 1000), seconds=args.seconds, seed=args.seed,
-                         workers=args.workers,
-                         mode=getattr(args, "mode", None) or "auto", cancel=cancel, progress=bar)
-    previous = None
-    if threading.current_thread() is threading.main_thread():
-        previous = signal.signal(signal.SIGINT, lambda signum, frame: cancel.set())
-    try:
-        if args.dask:
-            from .. import distributed
-
-            with distributed.connect(args.dask) as client:
-                yield replace(options, executor=distributed.DaskExecutor(client))
-        else:
-            yield options
-    finally:
-        if previous is not None:
-            signal.signal(signal.SIGINT, previous)
-        if bar is not None:
-            bar.close()
-
-
-def _run(args: argparse.Namespace, out: IO[str], work: Callable[[RunOptions], Any],
-         to_json: Callable[[Any], dict], to_text: Callable[[Any], str],
-         html: Callable[[Any], None] | None = None) -> int:
-    """Run one advice under Ctrl-C and print it (``html``: also write the
-    report). After Ctrl-C the estimate
-    so far is printed (or, when no layout was finished, a line saying so on
-    standard error) and the status is 130, as for any command stopped by
-    SIGINT."""
-    with _run_options(args) as options:
-        try:
-            result = work(options)
-        except AdviceError as error:
-            if not _interrupted(options):
-                raise
-            print(f"prefdd: interrupted: {error}", file=sys.stderr)
-            return EXIT_INTERRUPTED
-    if html is not None:
-        html(result)
-    out.write((json.dumps(to_json(result), ensure_ascii=False) if args.json else to_text(result)) + "\n")
-    return EXIT_INTERRUPTED if _interrupted(options) else 0
-
-
-def _interrupted(options: RunOptions) -> bool:
-    return options.cancel is not None and options.cancel.is_set()
-
-
-def _cards(hand) -> str:
-    return " ".join(card.pretty() for card in hand)
-
-
-def _percent(p: float) -> str:
-    if 0 < p < 0.01:
-        return "<1%"
-    return f"{100 * p:.0f}%" if p < 0.995 or p == 1 else ">99%"
-
-
-def _value(value: Estimate) -> str:
-    if value.exact is not None:
-        return f"{value.mean:8.2f} (exact)"
-    return f"{value.mean:8.2f} ± {value.std_error:.2f}"
-
-
-def _run_line(stats: RunStats) -> str:
-    if stats.exact:
-        what = (f"all {stats.layouts:,} layouts enumerated" if stats.complete
-                else f"{stats.layouts:,} of {stats.space:,} layouts enumerated (stopped: {stats.stopped})")
-    else:
-        what = f"{stats.layouts:,} layouts sampled (seed {stats.seed})"
-        if stats.stopped != "done":
-            what += f", stopped: {stats.stopped}"
-    if stats.rejected:
-        what += f", {stats.rejected:,} rejected"
-    return f"{what}; {stats.workers} worker(s), {stats.elapsed:.2f} s"
 
 
 def _distribution(values: dict, label=str) -> str:
@@ -297,18 +160,6 @@ def format_bid(advice: BidAdvice) -> str:
     return "\n".join(lines)
 
 
-def format_enumeration(result: Enumeration) -> str:
-    r = result.request
-    lines = [f"declarer {SEAT_NAMES[r.declarer]} (seat {r.declarer}) holds {r.hand.pretty()}; defenders share "
-             f"{len(r.defenders)} cards; convention {r.convention.name}; defenders: {r.defence.value}",
-             _run_line(result.run), ""]
-    for c in result.contracts:
-        lines.append(f"{c.contract.pretty():<8} makes {_percent(c.make_probability.mean):>5}   value "
-                     f"{_value(c.value)}")
-        lines.append("         tricks: " + "  ".join(f"{t}: {n}" for t, n in c.counts.items()))
-    return "\n".join(lines)
-
-
 def _add_blind_discard(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--blind-discard", type=int, default=BLIND_DISCARD.layouts, metavar="N",
                         help="the default conservative figure, measured on the first N layouts (default "
@@ -359,18 +210,8 @@ def run_bid(args: argparse.Namespace) -> int:
     return _run(args, out, lambda options: advise_bid(request, options), bid_json, format_bid, html)
 
 
-def run_enumerate(args: argparse.Namespace) -> int:
-    out = sys.stdout
-    request = enumeration_request(args.hand, args.declarer, args.contract, discard=args.discard,
-                                  defenders=args.defenders, convention=args.convention,
-                                  options=_options(args.option), defence=args.defence,
-                                  prior_tricks=args.prior_tricks, four_players=args.four_players)
-    return _run(args, out, lambda options: enumerate_splits(request, options), enumeration_json,
-                format_enumeration)
-
-
 def register(subparsers: Any) -> None:
-    """Add ``whist``, ``bid``, ``enumerate`` and ``play`` to the ``prefdd`` command line."""
+    """Add ``whist`` and ``bid`` to the ``prefdd`` command line."""
     whist = subparsers.add_parser(
         "whist", help="whist or pass: each option's expected value over the hidden cards",
         description="The defender's question: the expected single-deal value of each option (pass, "
@@ -441,23 +282,3 @@ def register(subparsers: Any) -> None:
     _add_common(bid, 200)
     bid.set_defaults(func=run_bid)
 
-    enumerate_ = subparsers.add_parser(
-        "enumerate", help="every split of the defenders' cards, exactly",
-        description="With the declarer's cards known, solve every split of the defenders' cards "
-                    "(C(20,10) = 184,756 for a full deal): the exact trick distribution, chance and "
-                    "expected value of each contract.")
-    enumerate_.add_argument("hand", help="the declarer's 10 cards in play, or his 12 with --discard")
-    enumerate_.add_argument("--declarer", required=True, type=cli_args.seat, help="the declarer's seat 0-2")
-    enumerate_.add_argument("--contract", required=True, help="one contract or several: 6s,7s")
-    enumerate_.add_argument("--discard", help="the 2 cards out of play (the defenders hold the rest)")
-    enumerate_.add_argument("--defenders", help="endgames: the defenders' cards together")
-    enumerate_.add_argument("--defence", choices=["whist", "pass", "both"], default="whist",
-                            help="how the defenders answer (default: one whists, one passes)")
-    enumerate_.add_argument("--prior-tricks", type=_tricks, default=(0, 0, 0),
-                            help="endgames: tricks before, by seat")
-    enumerate_.add_argument("--four-players", action="store_true", help="score a 4-player game")
-    _add_common(enumerate_, None)
-    enumerate_.set_defaults(func=run_enumerate, mode="exact")
-
-    from . import play_cli  # it reads this module's shared options
-    play_cli.register(subparsers)

@@ -5,8 +5,8 @@ A :class:`ConstrainedSpace` deals the ``free`` cards into parts as a
 :class:`~solver.advice.layouts.LayoutSpace` does (part ``i`` gets
 ``sizes[i]`` of them on top of its ``fixed`` cards), except that part ``i``
 never receives a card of ``barred[i]``. Every allowed way of dealing is
-equally likely. It answers the same three questions as a LayoutSpace
-(:meth:`count`, :meth:`sample`, :meth:`enumerate_masks`), so
+equally likely. It answers the same questions as a LayoutSpace (:meth:`count`,
+:meth:`sample`, :meth:`enumerate_masks`, :meth:`first_masks`), so
 :func:`~solver.advice.parallel.run_layouts` runs it unchanged.
 
 How: the free cards fall into *groups* by the set of parts that may take
@@ -145,6 +145,12 @@ class ConstrainedSpace:
         base = tuple(part.mask for part in self.fixed)
         for allocation in self._allocations:
             yield from self._deal_groups(allocation, 0, list(base))
+
+    def first_masks(self) -> tuple[int, ...]:
+        """The first layout of :meth:`enumerate_masks` (dealt alone)."""
+        if not self._allocations:
+            raise AdviceError("no layout of the hidden cards fits what is known")
+        return next(self._deal_groups(self._allocations[0], 0, [part.mask for part in self.fixed]))
 
     def _deal_groups(self, allocation: _Allocation, index: int, masks: list[int]) -> Iterator[tuple[int, ...]]:
         if index == len(self._groups):

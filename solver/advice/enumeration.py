@@ -29,14 +29,13 @@ from ..engine import Solver, StartSolver
 from ..notation import Contract, ContractKind, Hand, NotationError, check_seat, parse_seat
 from ..position import Position
 from ..scoring import SOCHI, Convention
-from .bid import contract_kind, parse_contracts
 from .errors import AdviceError, require_type
 from .layouts import LayoutSpace, misere_only
 from .parallel import RunOptions, RunStats, run_layouts
-from .play import made, split_tricks
+from .play import contract_kind, made, split_tricks
 from .stats import Estimate, Number, merge_units
 from .values import DefenceRule, Valuer, rule_scenario
-from .inputs import FULL_DECK, check_prior, parse_convention, parse_hand
+from .inputs import FULL_DECK, check_prior, parse_contracts, parse_convention, parse_hand
 
 ENUMERATION_TABLE_MIB = 64
 """Each worker's table for an enumeration: a bigger table keeps more of the
@@ -177,6 +176,13 @@ def _template(request: EnumerationRequest, kind: Contract, size: int) -> Positio
     return Position((hands[0], hands[1], hands[2]), kind, request.declarer, request.leader)
 
 
+def set_enumeration_table(solver: Solver, kinds: Sequence[Contract]) -> None:
+    """Set a worker's table policy for an enumeration of contracts ``kinds``
+    (:data:`ENUMERATION_TABLE_POLICY`, :data:`ENUMERATION_PARTITION_ONLY`)."""
+    trick_contracts = all(kind.kind is ContractKind.TRICKS for kind in kinds)
+    solver.set_table_policy(*ENUMERATION_TABLE_POLICY, exact_table=not (ENUMERATION_PARTITION_ONLY and trick_contracts))
+
+
 def enumerate_splits(request: EnumerationRequest, options: RunOptions | None = None) -> Enumeration:
     """Solve every split of the defenders' cards (``options.mode`` is forced
     to ``exact``; its seconds and cancel still apply)."""
@@ -192,12 +198,11 @@ def enumerate_splits(request: EnumerationRequest, options: RunOptions | None = N
 
     lined = [both and kind.kind is ContractKind.TRICKS for kind in kinds]
     fast: dict[Solver, list[StartSolver]] = {}   # per worker's solver: one per contract kind
-    exact_table = not (ENUMERATION_PARTITION_ONLY and all(kind.kind is ContractKind.TRICKS for kind in kinds))
 
     def starts(solver: Solver) -> list[StartSolver]:
         """The worker's solvers of each contract kind, its table set for the run."""
         if solver not in fast:
-            solver.set_table_policy(*ENUMERATION_TABLE_POLICY, exact_table=exact_table)
+            set_enumeration_table(solver, kinds)
             fast[solver] = [StartSolver(solver, _template(request, kind, size), (first, second))
                             for kind in kinds]
         return fast[solver]

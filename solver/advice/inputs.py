@@ -1,16 +1,16 @@
 """Reading and checking the inputs shared by the advisors: hands, cards,
-decisions, conventions, seats and the tricks before an endgame."""
+contracts, decisions, conventions, seats and the tricks before an endgame."""
 from __future__ import annotations
 
 from typing import Sequence
 
 from .. import notation
-from ..notation import Card, Hand, NotationError, NotationTypeError, parse_cards
+from ..notation import BIDDING_ORDER, Card, Contract, ContractKind, Hand, NotationError, NotationTypeError, parse_cards
 from ..scoring import Convention, Decision, get_convention
 from .errors import AdviceError, AdviceTypeError
 from .play import DiscardModel
 
-__all__ = ["FULL_DECK", "parse_hand", "parse_played", "parse_decision", "parse_convention",
+__all__ = ["FULL_DECK", "parse_hand", "parse_played", "parse_contracts", "parse_decision", "parse_convention",
            "parse_discard_model", "check_seat", "check_prior", "card_names"]
 
 FULL_DECK = Hand((1 << 32) - 1)
@@ -31,6 +31,29 @@ def parse_played(value: Sequence[Card | str] | str) -> tuple[Card, ...]:
     if isinstance(value, (bytes, dict)) or not hasattr(value, "__iter__"):
         raise NotationTypeError(f"played must be card text or a sequence of cards, got {value!r:.60}")
     return tuple(Card.coerce(card, "played card") for card in value)
+
+
+def parse_contracts(text: str | Sequence[Contract | str] | None) -> tuple[Contract, ...]:
+    """Contracts from ``all``, ``6s,7s,misere`` or a list, in bidding order."""
+    if text is None or text == "all":
+        return BIDDING_ORDER
+    if isinstance(text, (bytes, dict)) or not (isinstance(text, str) or hasattr(text, "__iter__")):
+        raise AdviceTypeError(f"contracts must be 'all', text like '6s,7s' or a list of contracts, got {text!r:.60}")
+    items = text.split(",") if isinstance(text, str) else list(text)
+    chosen = set()
+    for item in items:
+        try:
+            contract = Contract.coerce(item.strip() if isinstance(item, str) else item, "contracts item")
+        except NotationTypeError:
+            raise
+        except NotationError as error:
+            raise AdviceError(str(error)) from None
+        if contract.kind is ContractKind.ALLPASS:
+            raise AdviceError("all-pass is not a contract anyone declares; give 6s … 10nt or misere")
+        chosen.add(contract)
+    if not chosen:
+        raise AdviceError("no contract given")
+    return tuple(c for c in BIDDING_ORDER if c in chosen)
 
 
 def parse_decision(value: Decision | str | None) -> Decision | None:

@@ -205,21 +205,35 @@ class LayoutSpace:
             yield tuple(Hand(mask) for mask in masks)
 
     def enumerate_masks(self) -> Iterator[tuple[int, ...]]:
-        """:meth:`enumerate` as hand masks (lighter to keep in a list)."""
+        """:meth:`enumerate` as hand masks (lighter to keep in a list). Each
+        block (one deal of the leading parts) is listed whole before its first
+        layout is yielded: faster over a whole enumeration than a layout at a
+        time; :meth:`first_masks` gives the first layout alone."""
+        one, other = self.fixed[-2].mask, self.fixed[-1].mask
+        for head, rest, cards in self._blocks():
+            masks = _SubsetMap(cards).all(revolving_door(len(cards), self.sizes[-2]))
+            if head:
+                yield from [head + (one | mask, other | (rest & ~mask)) for mask in masks]
+            else:
+                yield from [(one | mask, other | (rest & ~mask)) for mask in masks]
+
+    def first_masks(self) -> tuple[int, ...]:
+        """The first layout of :meth:`enumerate_masks`, without listing its
+        block: the first subset of :func:`revolving_door` ``(n, k)`` is the
+        first ``k`` cards."""
+        head, rest, cards = next(self._blocks())
+        mask = sum(1 << card for card in cards[:self.sizes[-2]])
+        return head + (self.fixed[-2].mask | mask, self.fixed[-1].mask | (rest & ~mask))
+
+    def _blocks(self) -> Iterator[tuple[tuple[int, ...], int, list[int]]]:
+        """Per deal of the parts before the last two: their hand masks, the
+        cards left for the last two (a mask, and in :func:`warm_order`)."""
         fixed = [part.mask for part in self.fixed]
         for lead in self._leading_parts(0, self.free.mask):
             rest = self.free.mask
             for part in lead:
                 rest &= ~part
-            cards = warm_order(rest, self.misere)
-            to_mask = _SubsetMap(cards)
-            head = tuple(fixed[i] | lead[i] for i in range(len(lead)))
-            one, other = fixed[-2], fixed[-1]
-            masks = to_mask.all(revolving_door(len(cards), self.sizes[-2]))
-            if head:
-                yield from [head + (one | mask, other | (rest & ~mask)) for mask in masks]
-            else:
-                yield from [(one | mask, other | (rest & ~mask)) for mask in masks]
+            yield tuple(fixed[i] | lead[i] for i in range(len(lead))), rest, warm_order(rest, self.misere)
 
     def _leading_parts(self, part: int, left: int) -> Iterator[tuple[int, ...]]:
         """Every way to deal the parts before the last two, lexicographic."""

@@ -221,6 +221,14 @@ def made(contract: Contract, declarer_tricks: int) -> bool:
     return contract.is_made(declarer_tricks)
 
 
+def contract_kind(contract: Contract) -> Contract:
+    """The game a contract is played as, whatever its level: 6 of its strain,
+    or misère (a contract's tricks do not depend on its level)."""
+    if contract.kind is ContractKind.MISERE:
+        return contract
+    return Contract(ContractKind.TRICKS, 6, contract.strain)
+
+
 def line_tricks(position: Position, line: Sequence[Card]) -> tuple[int, int, int]:
     """Each seat's tricks at the end when ``line`` (the rest of the play, in
     order) is played from ``position`` (a trick contract or misère), counting

@@ -18,7 +18,7 @@ from typing import Any
 from .. import cli_args
 from ..notation import SEAT_NAMES, ContractKind, format_cards
 from .card_play import PlayAdvice, advise_play, play_request
-from .cli import _add_common, _options, _percent, _run_line, _run_options, _tricks
+from .cli_common import _add_common, _options, _percent, _run_line, _run_options, _tricks
 from .errors import AdviceError
 from .play_json import play_json
 from .stats import Estimate

@@ -30,8 +30,8 @@ from typing import Iterator, Sequence
 
 from ..api import given_solver
 from ..engine import Solver, best_discards_many
-from ..notation import NO_TRUMP, Contract, ContractKind, Deal, Hand
-from .discard import AnalysisError, BestDiscard, discard_job, found_best
+from ..notation import BIDDING_ORDER, NO_TRUMP, Contract, ContractKind, Deal, Hand
+from .discard import AnalysisError, BestDiscard, discard_jobs, found_best
 
 __all__ = ["StrainBest", "SeatTable", "DiscardTable", "discard_table", "highest_contract",
            "BIDDING_ORDER"]
@@ -39,29 +39,19 @@ __all__ = ["StrainBest", "SeatTable", "DiscardTable", "discard_table", "highest_
 MISERE = Contract(ContractKind.MISERE)
 
 
-def _bidding_order() -> tuple[Contract, ...]:
-    order: list[Contract] = []
-    for level in range(6, 11):
-        if level == 9:
-            order.append(MISERE)
-        order.extend(Contract(ContractKind.TRICKS, level, strain) for strain in range(NO_TRUMP + 1))
-    return tuple(order)
-
-
-BIDDING_ORDER = _bidding_order()
-"""Every contract from 6♠ to 10NT in bidding order, misère between 8NT and 9♠."""
-
-
 def highest_contract(tricks: Sequence[int], misere: int) -> Contract | None:
     """The highest contract whose requirement is met: ``tricks[strain]``
     (strain 0-3 a suit, 4 no trump) at least its level, misère value 0."""
     if len(tricks) != NO_TRUMP + 1:
         raise AnalysisError(f"tricks needs one value per strain (5), got {len(tricks)}")
-    for contract in reversed(BIDDING_ORDER):
-        value = misere if contract.kind is ContractKind.MISERE else tricks[contract.trump]
-        if contract.is_made(value):
+    for contract, strain in _HIGHEST_FIRST:
+        if contract.is_made(misere if strain is None else tricks[strain]):
             return contract
     return None
+
+
+_HIGHEST_FIRST = tuple((c, None if c.kind is ContractKind.MISERE else c.trump) for c in reversed(BIDDING_ORDER))
+"""BIDDING_ORDER from the top, each contract with its strain (None: misère)."""
 
 
 @dataclass(frozen=True)
@@ -186,7 +176,8 @@ def discard_table(deal: Deal | str, *, leader: int = 0, solver: Solver | None = 
     solver = given_solver(solver)
     workers = min(_check_workers(workers), len(CONTRACTS) * 3)
     order = _searches(workers)
-    jobs = [discard_job(deal, seat, CONTRACTS[c], leader) for seat, c in order]
+    by_seat = [discard_jobs(deal, seat, CONTRACTS, leader) for seat in range(3)]
+    jobs = [by_seat[seat][c] for seat, c in order]
     with _partner_solvers(workers - 1) as partners:
         answers = best_discards_many([solver, *partners], jobs)
     found = {key: found_best(answer, job, False) for key, job, answer in zip(order, jobs, answers)}
