@@ -163,8 +163,11 @@ def test_a_sorted_run_with_a_time_budget_keeps_a_finished_prefix() -> None:
     # turned down among them and after the last, before the next kept one.
     assert (merged, run.stats.layouts) == (expected, kept)
     assert rejected <= run.stats.rejected <= drawn_answer(space, kept + 1, 3, Recording())[2]
-    # With a budget the rounds grow from BUDGET_ROUND: a stop keeps at least
-    # half of the layouts searched.
+    # With a budget the rounds grow from BUDGET_ROUND with the work done and
+    # the time left: the stop falls in the last round, which holds at most
+    # as many as were done before or as half the time left was to hold
+    # (here about 40 layouts a second a worker), so most of the searched
+    # layouts are in the prefix.
     in_prefix = Recording()
     drawn_answer(space, kept, 3, in_prefix)
     assert len(in_prefix.calls) >= len(evaluate.calls) // 2 - parallel.BUDGET_ROUND

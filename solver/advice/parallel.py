@@ -584,8 +584,8 @@ MAX_ROUND = 1024
 """Most layouts a round sorts: a run stopped early (time budget, cancel)
 loses at most the round under way beyond its finished prefix."""
 BUDGET_ROUND = 8
-"""With a time budget, rounds start at this many layouts and grow to as many
-as were solved before (a stopped run keeps at least half of its work)."""
+"""With a time budget, the first round's layouts (the later ones grow with
+what was solved and the time left: _SortedSampleEngine._round_size)."""
 
 
 class _SortedSampleEngine(_Engine):
@@ -617,6 +617,7 @@ class _SortedSampleEngine(_Engine):
         self.round_left = 0        # layouts of the round under way not yet finished
         self.rounds = 0            # rounds started
         self.solved = 0            # layouts of the rounds started
+        self.began = time.monotonic()
 
     @staticmethod
     def _unused_task(index: int, solver: Solver, stop: threading.Event) -> TaskResult:
@@ -629,11 +630,17 @@ class _SortedSampleEngine(_Engine):
 
     def _round_size(self) -> int:
         """The next round's size (between rounds): the layouts still missing,
-        at most MAX_ROUND, the first FIRST_ROUND; with a time budget at most
-        as many as were solved before (at least BUDGET_ROUND), so that a stop
-        loses at most half of what was done."""
-        if self.options.seconds is not None:
-            most = max(BUDGET_ROUND, self.solved)
+        at most MAX_ROUND, the first FIRST_ROUND. With a time budget the
+        first is BUDGET_ROUND, and each later one at most as many as were
+        solved before or, when more, as many as the rate so far solves in
+        half the time left: a stop then seldom falls in a round, and when it
+        does the round is at most what was done or what half the time left
+        was expected to hold."""
+        budget = self.options.seconds
+        if budget is not None:
+            elapsed = time.monotonic() - self.began
+            rate = self.solved / elapsed if elapsed > 0 else 0.0
+            most = max(BUDGET_ROUND, self.solved, int(rate * (budget - elapsed) / 2))
         else:
             most = FIRST_ROUND if self.rounds == 0 else MAX_ROUND
         return min(self._missing(), most, MAX_ROUND)
