@@ -66,7 +66,9 @@ enum {
     PDD_OPT_QUICK = 8,        /* sure-trick bounds at the start of a trick */
     PDD_OPT_PARTITION = 16,   /* table entries cover positions differing in small cards */
     PDD_OPT_EVERY_TRICK = 32, /* misere and all-pass, with PDD_OPT_QUICK: "every trick left?" answered exactly */
-    PDD_OPT_ALL = 63
+    PDD_OPT_EXIT_LOOKAHEAD = 64, /* misere and all-pass, with PDD_OPT_QUICK: the declarer on lead
+                                  * caught after each of his exits, looked at one trick ahead */
+    PDD_OPT_ALL = 127
 };
 
 typedef struct pdd_position {

@@ -54,11 +54,14 @@ void quick_tables_init(void);
  * (lower <= value - tricks taken <= upper), each proved by a strategy that
  * the side concerned can always follow. target_tricks is the future tricks
  * the search asks about: bounds that cannot settle it may be left out (0
- * and tricks left are always safe answers). With every_trick, the question
+ * and tricks left are always safe answers). options: the PDD_OPT_* flags.
+ * With PDD_OPT_EVERY_TRICK, the question
  * "every trick left?" (target_tricks = tricks left) is answered exactly:
  * the defenders can make him take every trick exactly when, after at most
  * the trick about to start, each of them can play under every card the
- * declarer leads of each suit (quick.c, defenders_keep_lead). */
-void misere_bounds(const board *b, const rules *r, int target_tricks, int every_trick, int *lower, int *upper);
+ * declarer leads of each suit (quick.c, defenders_keep_lead). With
+ * PDD_OPT_EXIT_LOOKAHEAD, "one more?" with the declarer on lead looks one
+ * trick past each of his exits (quick.c, caught_after_exit). */
+void misere_bounds(const board *b, const rules *r, int target_tricks, int options, int *lower, int *upper);
 
 #endif

@@ -200,7 +200,7 @@ int boundary_bound(pdd_solver *S, const board *b, int target, const int partitio
         if (options & PDD_OPT_TT)
             tt_prefetch(&S->table, &tp->exact);   /* misere never searches with partition entries */
         int lower, upper;
-        misere_bounds(b, r, target - low, options & PDD_OPT_EVERY_TRICK, &lower, &upper);
+        misere_bounds(b, r, target - low, options, &lower, &upper);
         assert(0 <= lower && lower <= upper && upper <= b->tricks_left);
         if (low + lower >= target || low + upper < target) {
             *marks = live_cards(b);   /* the bounds compare low cards too */

@@ -97,7 +97,7 @@ static void *table_alloc(size_t bytes, void **block)
 }
 
 /* Give back what table_alloc answered for `bytes` (`clean`: still all
- * zero): kept while there is room, else freed. */
+ * zero): kept while there is room, else freed; nothing for a null block. */
 static void table_release(void *block, void *memory, size_t bytes, int clean)
 {
     if (!block)
@@ -178,11 +178,9 @@ int tt_reshape(tt *t, size_t exact_bytes, size_t part_bytes, int ways)
 
 void tt_free(tt *t)
 {
-    if (t->entries_block)
-        table_release(t->entries_block, t->entries, (t->bucket_mask + 1) * TT_WAYS * sizeof(tt_entry),
-                      !t->entries_used);
-    if (t->parts_block)
-        table_release(t->parts_block, t->parts, t->part_bytes + PART_SLACK, !t->parts_used);
+    table_release(t->entries_block, t->entries, (t->bucket_mask + 1) * TT_WAYS * sizeof(tt_entry),
+                  !t->entries_used);
+    table_release(t->parts_block, t->parts, t->part_bytes + PART_SLACK, !t->parts_used);
     t->entries_block = t->parts_block = NULL;
     t->entries = NULL;
     t->parts = NULL;

@@ -7,11 +7,10 @@ import random
 
 import pytest
 
-from brute_force import Game
-from solver import Card, ContractKind, Deal, Hand, Position, Solver
+from test_brute_force import brute_state
+from solver import Card, Deal, Hand, Position, Solver
 from solver.analysis import AnalysisError, analyze_play, best_discard, best_line
 from solver.analysis.play import wants_more
-from solver.notation import NO_TRUMP
 
 CONTRACTS = ["6s", "6c", "6d", "6h", "6nt", "misere"]
 FULL = "AQ7.K98.KT.QJ K.AQ7.AQ7.T87 JT98.JT.98.A9 ..J.K"
@@ -25,13 +24,8 @@ def random_deal(rng: random.Random, size: int, talon: bool = False) -> Deal:
 
 
 def brute_value(position: Position) -> int:
-    trump = None if position.trump == NO_TRUMP else position.trump
-    objective = "tricks" if position.contract.kind is ContractKind.TRICKS else "misere"
-    game = Game(objective, position.declarer, trump, position.four_players)
-    hands = tuple(frozenset((c.suit, c.rank) for c in h) for h in position.hands)
-    plays = tuple(((position.leader + i) % 3, (c.suit, c.rank)) for i, c in enumerate(position.trick))
-    talon = tuple((c.suit, c.rank) for c in position.talon_leads)
-    return position.declarer_tricks + game.value(hands, plays, position.leader, talon)
+    game, state = brute_state(position)
+    return position.declarer_tricks + game.value(*state)
 
 
 @pytest.fixture(scope="module")

@@ -142,14 +142,19 @@ def test_every_trick_left_test_against_brute_force(contract: str) -> None:
     declarer take every trick left?", which the exact test of
     PDD_OPT_EVERY_TRICK answers at the root, against the brute force, on
     positions where either answer comes up, with the declarer first, second
-    and third to play."""
+    and third to play; and "is he caught?" (PDD_OPT_EXIT_LOOKAHEAD's
+    question), either answer, with him on lead or not."""
     rng = random.Random(f"every-trick-{contract}")
     solver = Solver(table_mib=1)
-    answers = set()
+    answers, caught = set(), set()
     for i in range(160):
         size = 5 if i % 8 == 0 else rng.randint(2, 4)
         position = declarer_heavy_endgame(rng, size, contract)
-        every = brute_value(position) == size
+        value = brute_value(position)
+        every = value == size
         assert solver.probe(position, size) == every, position
+        assert solver.probe(position, 1) == (value >= 1), position
         answers.add((every, (position.declarer - position.leader) % 3))
+        caught.add((value >= 1, position.leader == position.declarer))
     assert answers == {(every, place) for every in (True, False) for place in range(3)}
+    assert caught == {(yes, on_lead) for yes in (True, False) for on_lead in (True, False)}

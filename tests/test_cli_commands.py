@@ -112,7 +112,8 @@ NOT_FOR_ENUMERATE = {"grpc", "service", "importlib.metadata", "solver.distribute
                      "solver.report", "solver.advice.bid", "solver.advice.whist", "solver.advice.card_play",
                      "solver.advice.optimism", "solver.advice.jsonio", "solver.advice.single_dummy",
                      "solver.advice.blind_discard", "solver.advice.cli", "solver.advice.play_cli",
-                     "solver.analysis.cli", "solver.scoring.cli"}
+                     "solver.analysis.cli", "solver.analysis.deal", "solver.analysis.table",
+                     "solver.scoring.cli", "solver.scoring.jsonio", "solver.scoring.sheet"}
 
 
 def _loaded(modules: set[str], names: set[str]) -> set[str]:

@@ -97,13 +97,14 @@ def test_sure_trick_bounds_against_search_without_them(objective: str) -> None:
 
 
 @pytest.mark.parametrize("contract", ["misere", "allpass"])
-def test_every_trick_test_against_search_without_it(contract: str) -> None:
-    """The exact "every trick left?" test at misère and all-pass trick
-    starts against the same search with it off: values, every first card's
-    value, and the probe at each target, from full deals down to small
-    endgames."""
-    rng = random.Random(f"every-trick-{contract}")
-    tested, untested = solver_with(OPT_ALL), solver_with(OPT_ALL & ~lib.PDD_OPT_EVERY_TRICK)
+@pytest.mark.parametrize("option", ["EVERY_TRICK", "EXIT_LOOKAHEAD"])
+def test_misere_tests_against_search_without_them(contract: str, option: str) -> None:
+    """The exact "every trick left?" test and the look past the declarer's
+    exits at misère and all-pass trick starts, each against the same search
+    with it off: values, every first card's value, and the probe at each
+    target, from full deals down to small endgames."""
+    rng = random.Random(f"every-trick-{contract}-{option}")
+    tested, untested = solver_with(OPT_ALL), solver_with(OPT_ALL & ~getattr(lib, f"PDD_OPT_{option}"))
     for size in (10, 8, 6, 4, 3):
         for _ in range(40):
             p = Position.start(deal_of(rng, size), contract, rng.randrange(3), rng.randrange(3))

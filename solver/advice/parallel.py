@@ -437,21 +437,18 @@ class _Engine:
             pool = self.pool
             solver = pool[len(self.solvers)] if pool is not None and len(self.solvers) < len(pool) else None
             if solver is not None:
-                self.solvers.append(solver)
                 solver.clear_stop()   # the earlier run stopped it at its end
+                self._enlist(solver)
         if solver is None:
             try:
-                solver = Solver(self.options.table_mib)
+                solver = Solver(self.options.table_mib)   # not under the lock: it allocates the table
             except BaseException as error:  # noqa: BLE001 - handed to the calling thread
                 self._fail(error)
                 return None
             with self.lock:
-                self.solvers.append(solver)
                 if pool is not None:
                     pool.append(solver)
-        with self.lock:
-            if self.stop.is_set():
-                solver.request_stop()
+                self._enlist(solver)
         return solver
 
     def _worker(self, worker: int) -> None:
@@ -486,6 +483,14 @@ class _Engine:
                 if len(self.results) >= self.task_count or (self.target is not None
                                                             and self.kept_done >= self.target):
                     self.changed.notify()
+
+    def _enlist(self, solver: Solver) -> None:
+        """Count ``solver`` among the run's (the lock held), stopped if the
+        run has ended: the end stops the solvers counted by then, under the
+        same lock, so each solver is stopped by one or the other."""
+        self.solvers.append(solver)
+        if self.stop.is_set():
+            solver.request_stop()
 
     def _fail(self, error: BaseException) -> None:
         with self.changed:

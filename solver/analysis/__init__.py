@@ -14,18 +14,20 @@
 Every function takes an optional ``solver`` (default: the calling thread's)
 and answers a frozen dataclass. Bad input raises :class:`AnalysisError` (a
 ``ValueError``) or the notation/position errors, each naming the problem.
-"""
-from .allpass import AllPassLine, AllPassValues, allpass_line, allpass_values
-from .discard import AnalysisError, AnalysisTypeError, BestDiscard, best_discard, deal_after_discard, discard_text
-from .deal import DealAnalysis, DealRequest, DealScore, RecordScore, ScoringPlan, analyze_deal
-from .lines import LineTrick, PlayedCard
-from .play import BestLine, CardStep, PlayAnalysis, analyze_play, best_line
-from .table import BIDDING_ORDER, DiscardTable, SeatTable, StrainBest, discard_table, highest_contract
 
-__all__ = [
-    "AllPassLine", "AllPassValues", "AnalysisError", "AnalysisTypeError", "BIDDING_ORDER", "BestDiscard", "BestLine",
-    "CardStep", "DealAnalysis", "DealRequest", "DealScore", "DiscardTable", "LineTrick", "PlayAnalysis",
-    "PlayedCard", "RecordScore", "ScoringPlan", "SeatTable", "StrainBest", "allpass_line", "allpass_values",
-    "analyze_deal", "analyze_play", "best_discard", "best_line", "deal_after_discard", "discard_table",
-    "discard_text", "highest_contract",
-]
+The package imports its modules on first use of a name (:mod:`solver.lazy`);
+every name above is importable from the package as it is from its module.
+"""
+from ..lazy import lazy_package
+
+_HOMES = {
+    "allpass": ("AllPassLine", "AllPassValues", "allpass_line", "allpass_values"),
+    "discard": ("AnalysisError", "AnalysisTypeError", "BestDiscard", "best_discard", "deal_after_discard",
+                "discard_text"),
+    "deal": ("DealAnalysis", "DealRequest", "DealScore", "RecordScore", "ScoringPlan", "analyze_deal"),
+    "lines": ("LineTrick", "PlayedCard"),
+    "play": ("BestLine", "CardStep", "PlayAnalysis", "analyze_play", "best_line"),
+    "table": ("BIDDING_ORDER", "DiscardTable", "SeatTable", "StrainBest", "discard_table",
+              "highest_contract"),
+}
+__all__ = lazy_package(__name__, _HOMES)

@@ -18,72 +18,25 @@ Pure Python, exact rationals (:class:`fractions.Fraction`) throughout.
   :func:`game_from_json`,
   :func:`outcome_json` / :func:`outcome_from_json`, :func:`deal_score_json`.
 * Errors: :class:`ScoringError` (a :class:`ValueError`).
+
+The package imports its modules on first use of a name (:mod:`solver.lazy`);
+every name above is importable from the package as it is from its module.
 """
+from ..lazy import lazy_package
 
-from .errors import ScoringError
-from .jsonio import (Game, ScoringRequest, answer_request, deal_score_json, game_from_json, handle_request,
-                     outcome_from_json, outcome_json, play_game, scoring_request)
-from .options import CONVENTIONS, LENINGRAD, ROSTOV, SOCHI, Convention, get_convention, option_names
-from .outcome import (
-    AllPassOutcome,
-    ContractOutcome,
-    DealOutcome,
-    Decision,
-    GiveUpOutcome,
-    MisereOutcome,
-    TalonBonusOutcome,
-)
-from .records import Records, ScoredDeal, allpass_price, contract_price, obligation, score_deal
-from .settlement import PairwiseNet, Settlement, round_balances, settle
-from .sheet import AllPassProgression, ProgressionEvent, ScoreSheet, SheetEntry, route_pool_write, write_with_help
-from .value import OutcomeValue, WhistDecision, decide_whist, deal_value, expected_value, record_value
-
-__all__ = [
-    "AllPassOutcome",
-    "AllPassProgression",
-    "CONVENTIONS",
-    "ContractOutcome",
-    "Convention",
-    "DealOutcome",
-    "Decision",
-    "Game",
-    "GiveUpOutcome",
-    "LENINGRAD",
-    "MisereOutcome",
-    "OutcomeValue",
-    "PairwiseNet",
-    "ProgressionEvent",
-    "ROSTOV",
-    "Records",
-    "SOCHI",
-    "ScoreSheet",
-    "ScoredDeal",
-    "ScoringRequest",
-    "ScoringError",
-    "Settlement",
-    "SheetEntry",
-    "TalonBonusOutcome",
-    "WhistDecision",
-    "allpass_price",
-    "answer_request",
-    "contract_price",
-    "deal_score_json",
-    "deal_value",
-    "decide_whist",
-    "expected_value",
-    "game_from_json",
-    "get_convention",
-    "handle_request",
-    "obligation",
-    "play_game",
-    "option_names",
-    "outcome_from_json",
-    "outcome_json",
-    "record_value",
-    "round_balances",
-    "route_pool_write",
-    "score_deal",
-    "scoring_request",
-    "settle",
-    "write_with_help",
-]
+_HOMES = {
+    "errors": ("ScoringError",),
+    "jsonio": ("Game", "ScoringRequest", "answer_request", "deal_score_json", "game_from_json",
+               "handle_request", "outcome_from_json", "outcome_json", "play_game", "scoring_request"),
+    "options": ("CONVENTIONS", "LENINGRAD", "ROSTOV", "SOCHI", "Convention", "get_convention",
+                "option_names"),
+    "outcome": ("AllPassOutcome", "ContractOutcome", "DealOutcome", "Decision", "GiveUpOutcome",
+                "MisereOutcome", "TalonBonusOutcome"),
+    "records": ("Records", "ScoredDeal", "allpass_price", "contract_price", "obligation", "score_deal"),
+    "settlement": ("PairwiseNet", "Settlement", "round_balances", "settle"),
+    "sheet": ("AllPassProgression", "ProgressionEvent", "ScoreSheet", "SheetEntry", "route_pool_write",
+              "write_with_help"),
+    "value": ("OutcomeValue", "WhistDecision", "decide_whist", "deal_value", "expected_value",
+              "record_value"),
+}
+__all__ = lazy_package(__name__, _HOMES)
