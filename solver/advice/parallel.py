@@ -672,7 +672,14 @@ class _SortedSampleEngine(_Engine):
                 return "draw", self._hand_out_block()
             if self.queues is not None and any(self.queues):
                 return "solve", self._next_task(me)
-            if self.round_left == 0 and self.waiting and (len(self.waiting) >= self._round_size() or not draw):
+            # A full round once its layouts are drawn. With a time budget
+            # (a first round of BUDGET_ROUND), while another worker draws,
+            # what is waiting, so that no core waits for the drawing; without
+            # one the first round (FIRST_ROUND) lasts about as long as the
+            # drawing, and smaller rounds while drawing measured +4.6 % nodes.
+            budget = self.options.seconds is not None
+            if self.round_left == 0 and self.waiting and (len(self.waiting) >= self._round_size() or not draw
+                                                          or (budget and self.drawers > 0)):
                 self._start_round()
                 continue
             if draw:
