@@ -17,9 +17,11 @@ Every way of dealing is equally likely.
   holds the cards that decide tricks, and the solver's table, whose partition
   entries fix the owners of the top cards only, carries over between them.
   Any earlier part (the talon of a bidder's question) is dealt in
-  lexicographic order outside that. Sorting a sample's layouts that way saves nothing measurable (1,000
-  layouts of a whist advice, sorted in blocks of 62: the same nodes; sorted
-  all at once: 1.8 % fewer), so samples are solved as drawn.
+  lexicographic order outside that. Sorting a sample's layouts that way saves
+  little (1,000 layouts of a whist advice, sorted all at once: 1.8 % fewer
+  nodes); sorted by suit lengths first, then by the owners of the high cards,
+  16 % fewer: sampled runs whose evaluator can turn layouts down without a
+  search are solved in such sorted rounds (:mod:`~solver.advice.parallel`).
 """
 from __future__ import annotations
 

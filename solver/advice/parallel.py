@@ -32,6 +32,11 @@ With ``RunOptions.executor`` the same tasks run elsewhere (a Dask cluster:
 :mod:`solver.distributed`), built from the same pieces (:func:`sample_task`,
 :func:`exact_chunks`, :func:`chunk_task`) and answered from the same
 finished prefix (:func:`sample_run`, :func:`exact_run`).
+
+A sampled run whose mask evaluator has ``rejects`` (the layouts it turns
+down without a search) is solved in sorted rounds instead
+(:class:`_SortedSampleEngine`): the same layouts counted, searched in an
+order that keeps each worker's table warm (:func:`warm_key`).
 """
 from __future__ import annotations
 
@@ -362,7 +367,12 @@ def _run_sample(space: LayoutSpace, evaluate: LayoutEvaluator, options: RunOptio
     def task(index: int, solver: Solver, stop: threading.Event) -> TaskResult:
         return sample_task(space, evaluate, options.seed, index, solver, masks)
 
-    engine = _Engine(task, sample_limit(options.layouts), options.layouts, options, exact=False, pool=solvers)
+    rejects = getattr(evaluate, "rejects", None) if masks and SORTED_ROUNDS else None
+    engine: _Engine
+    if rejects is not None:
+        engine = _SortedSampleEngine(space, evaluate, rejects, sample_limit(options.layouts), options, solvers)
+    else:
+        engine = _Engine(task, sample_limit(options.layouts), options.layouts, options, exact=False, pool=solvers)
     results, stopped, elapsed = engine.run()
     return sample_run(results, stopped, elapsed, options.thread_count, count, options.seed)
 
@@ -405,6 +415,7 @@ class _Engine:
         self.next_task = 0
         self.lock = threading.Lock()
         self.changed = threading.Condition(self.lock)
+        self.work = threading.Condition(self.lock)   # workers waiting for work (_SortedSampleEngine)
         self.stop = threading.Event()
         self.solvers: list[Solver] = []
         self.error: BaseException | None = None
@@ -419,7 +430,9 @@ class _Engine:
             return own.popleft()
         return max(self.queues, key=len).pop()
 
-    def _worker(self, worker: int) -> None:
+    def _solver(self) -> Solver | None:
+        """This worker's solver (from the pool, else a new one), or None when
+        it could not be made (the error is handed to the calling thread)."""
         with self.lock:
             pool = self.pool
             solver = pool[len(self.solvers)] if pool is not None and len(self.solvers) < len(pool) else None
@@ -431,11 +444,17 @@ class _Engine:
                 solver = Solver(self.options.table_mib)   # not under the lock: it allocates the table
             except BaseException as error:  # noqa: BLE001 - handed to the calling thread
                 self._fail(error)
-                return
+                return None
             with self.lock:
                 if pool is not None:
                     pool.append(solver)
                 self._enlist(solver)
+        return solver
+
+    def _worker(self, worker: int) -> None:
+        solver = self._solver()
+        if solver is None:
+            return
         while True:
             with self.lock:
                 # Sampling: once the finished tasks hold enough kept layouts,
@@ -479,6 +498,7 @@ class _Engine:
                 self.error = error
             self.stop.set()
             self.changed.notify()
+            self.work.notify_all()
 
     def run(self) -> tuple[list[TaskResult], str, float]:
         """The finished prefix of tasks, why the run stopped, and its time."""
@@ -518,6 +538,7 @@ class _Engine:
         finally:
             with self.lock:
                 self.stop.set()
+                self.work.notify_all()
                 for solver in self.solvers:
                     solver.request_stop()
             for thread in threads:
@@ -533,3 +554,196 @@ class _Engine:
         if self.options.progress is not None:
             self.options.progress(Progress(done, self.total, kept, rejected, elapsed, self.exact))
 
+
+def warm_key(parts: Sequence[int]) -> tuple[int, ...]:
+    """The order in which :class:`_SortedSampleEngine` solves a round's
+    layouts (hand masks; the last part holds the rest): each part's length
+    in each suit, then who holds each card from the aces down (the suits
+    interleaved). Layouts of one shape come together, and among them those
+    that share their high cards' owners, so the table's entries of one
+    layout serve the next. Measured on the first defender's whist advice
+    (three seeds, two workers, rounds as solved): −16 % nodes; the high
+    cards alone −12 %, the enumeration's order (low cards slowest) −5 %."""
+    key: list[int] = []
+    for mask in parts[:-1]:
+        key += [(mask >> (8 * suit) & 0xFF).bit_count() for suit in range(4)]
+    for mask in parts[:-1]:
+        key.append(sum(_SPREAD[mask >> (8 * suit) & 0xFF] << (3 - suit) for suit in range(4)))
+    return tuple(key)
+
+
+_SPREAD = [sum(1 << (4 * rank) for rank in range(8) if byte >> rank & 1) for byte in range(256)]
+"""A suit's 8 bits spread 4 apart (rank r to bit 4r): the four suits of a
+hand interleaved, ranks high to low from the top bit down (:func:`warm_key`)."""
+
+SORTED_ROUNDS = True
+"""Sampled runs whose evaluator has ``rejects`` solve their layouts in sorted
+rounds (:class:`_SortedSampleEngine`); False: one layout a task, as drawn
+(the same answer, for the cross-checks)."""
+DRAW_BLOCK = 64
+"""Sampled layouts drawn (and tested by the evaluator's ``rejects``) at a time."""
+FIRST_ROUND = 64
+"""The first round starts once this many layouts that need a search are drawn,
+so that one worker searches while another draws the rest."""
+MAX_ROUND = 1024
+"""Most layouts a round sorts: a run stopped early (time budget, cancel)
+loses at most the round under way beyond its finished prefix."""
+BUDGET_ROUND = 8
+"""With a time budget, the first round's layouts (the later ones grow with
+what was solved and the time left: _SortedSampleEngine._round_size)."""
+
+
+class _SortedSampleEngine(_Engine):
+    """A sampled run whose layouts are solved in :func:`warm_key` order.
+
+    The answer is that of :class:`_Engine` (the first ``layouts`` kept
+    layouts by index, whatever solved them): only the order of the searches
+    changes. Layouts are drawn in index order, DRAW_BLOCK at a time, and
+    those the evaluator's ``rejects(parts)`` turns down without a search are
+    rejected at once; the others wait. A *round* takes the next waiting
+    layouts, as many as kept layouts are still missing (so each of them
+    belongs to the answer: none is searched in vain), at most MAX_ROUND,
+    sorts them and cuts the sorted list into one contiguous segment per
+    worker; a worker whose segment is done takes the last layout of the
+    longest other one. The next round starts when one is done. While a round
+    is solved, a worker draws the layouts the next rounds need (one drawer
+    at a time: drawing holds the GIL), so the drawing overlaps the searches.
+    """
+
+    def __init__(self, space: LayoutSpace, evaluate: LayoutEvaluator, rejects: Callable[[tuple[int, ...]], bool],
+                 limit: int, options: RunOptions, pool: list[Solver] | None) -> None:
+        super().__init__(self._unused_task, limit, options.layouts, options, exact=False, pool=pool)
+        self.space, self.evaluate, self.rejects = space, evaluate, rejects
+        self.drawn_to = 0          # indices below were handed out to be drawn
+        self.frontier = 0          # indices below were drawn; their layouts that need a search wait or are solved
+        self.blocks: dict[int, tuple[int, list[tuple[int, tuple[int, ...]]]]] = {}   # drawn block start -> (end, waiting)
+        self.drawers = 0
+        self.waiting: list[tuple[int, tuple[int, ...]]] = []
+        self.round_left = 0        # layouts of the round under way not yet finished
+        self.rounds = 0            # rounds started
+        self.solved = 0            # layouts of the rounds started
+        self.began = time.monotonic()
+
+    @staticmethod
+    def _unused_task(index: int, solver: Solver, stop: threading.Event) -> TaskResult:
+        raise AssertionError("the sorted engine solves its layouts itself")
+
+    def _missing(self) -> int:
+        """Kept layouts still missing, counting the round under way as kept."""
+        assert self.target is not None
+        return self.target - self.kept_done - self.round_left
+
+    def _round_size(self) -> int:
+        """The next round's size (between rounds): the layouts still missing,
+        at most MAX_ROUND, the first FIRST_ROUND. With a time budget the
+        first is BUDGET_ROUND, and each later one at most as many as were
+        solved before or, when more, as many as the rate so far solves in
+        half the time left: a stop then seldom falls in a round, and when it
+        does the round is at most what was done or what half the time left
+        was expected to hold."""
+        budget = self.options.seconds
+        if budget is not None:
+            elapsed = time.monotonic() - self.began
+            rate = self.solved / elapsed if elapsed > 0 else 0.0
+            most = max(BUDGET_ROUND, self.solved, int(rate * (budget - elapsed) / 2))
+        else:
+            most = FIRST_ROUND if self.rounds == 0 else MAX_ROUND
+        return min(self._missing(), most, MAX_ROUND)
+
+    def _start_round(self) -> None:
+        assert self.target is not None and self.round_left == 0
+        size = min(len(self.waiting), self._round_size())
+        batch = sorted(self.waiting[:size], key=lambda item: warm_key(item[1]))
+        del self.waiting[:size]
+        workers = self.options.thread_count
+        per = -(-size // workers)
+        self.queues = [deque(batch[k * per:(k + 1) * per]) for k in range(workers)]
+        self.round_left = size
+        self.rounds += 1
+        self.solved += size
+
+    def _next(self, me: int) -> tuple[str, object] | None:
+        """Under the lock: this worker's next job, None when the run is over."""
+        while not self.stop.is_set():
+            if self._reached(self.kept_done):
+                return None
+            draw = self.drawn_to < self.task_count and len(self.waiting) < self._missing()
+            if draw and self.drawers == 0:
+                return "draw", self._hand_out_block()
+            if self.queues is not None and any(self.queues):
+                return "solve", self._next_task(me)
+            # A full round once its layouts are drawn. With a time budget
+            # (a first round of BUDGET_ROUND), while another worker draws,
+            # what is waiting, so that no core waits for the drawing; without
+            # one the first round (FIRST_ROUND) lasts about as long as the
+            # drawing, and smaller rounds while drawing measured +4.6 % nodes.
+            budget = self.options.seconds is not None
+            if self.round_left == 0 and self.waiting and (len(self.waiting) >= self._round_size() or not draw
+                                                          or (budget and self.drawers > 0)):
+                self._start_round()
+                continue
+            if draw:
+                return "draw", self._hand_out_block()
+            if self.round_left == 0 and not self.waiting and self.drawers == 0:
+                return None            # every layout drawn and solved: the limit of tries
+            self.work.wait()
+        return None
+
+    def _hand_out_block(self) -> tuple[int, int]:
+        start = self.drawn_to
+        self.drawn_to = min(start + DRAW_BLOCK, self.task_count)
+        self.drawers += 1
+        return start, self.drawn_to
+
+    def _drawn(self, start: int, end: int, waiting: list[tuple[int, tuple[int, ...]]], rejected: list[int]) -> None:
+        """Under the lock: a drawn block's rejected layouts and those that wait."""
+        self.drawers -= 1
+        for index in rejected:
+            self.results[index] = TaskResult({}, 0, 1)
+        self.blocks[start] = (end, waiting)
+        while self.frontier in self.blocks:
+            end, block = self.blocks.pop(self.frontier)
+            self.waiting += block
+            self.frontier = end
+        self._finished()
+
+    def _finished(self) -> None:
+        if len(self.results) >= self.task_count or self._reached(self.kept_done):
+            self.changed.notify()
+        self.work.notify_all()
+
+    def _worker(self, worker: int) -> None:
+        solver = self._solver()
+        if solver is None:
+            return
+        try:
+            self._work(worker, solver)
+        except SearchStopped:
+            return
+        except BaseException as error:  # noqa: BLE001 - handed to the calling thread
+            self._fail(error)
+
+    def _work(self, me: int, solver: Solver) -> None:
+        while True:
+            with self.lock:
+                job = self._next(me)
+            if job is None:
+                return
+            kind, what = job
+            if kind == "draw":
+                start, end = what  # type: ignore[misc]
+                waiting, rejected = [], []
+                for index in range(start, end):
+                    parts = self.space.sample_masks(self.options.seed, index)
+                    (rejected.append(index) if self.rejects(parts) else waiting.append((index, parts)))
+                with self.lock:
+                    self._drawn(start, end, waiting, rejected)
+                continue
+            index, parts = what  # type: ignore[misc]
+            unit = self.evaluate(parts, solver)  # type: ignore[arg-type]
+            result = TaskResult({}, 0, 1) if unit is None else TaskResult(unit, 1, 0)
+            with self.lock:
+                self.results[index] = result
+                self.kept_done += result.kept
+                self.round_left -= 1
+                self._finished()

@@ -342,6 +342,14 @@ class ContractPlay:
     """:meth:`play_masks` takes the lean path where it applies (False:
     always through :meth:`__call__`; the same answer, for the cross-checks)."""
 
+    def rejects_masks(self, hands: Sequence[int], talon: int) -> bool:
+        """Whether the auction model turns the layout (hand masks, the
+        declarer's before the talon) down by the tests that need no search:
+        :meth:`play_masks` and :meth:`__call__` then answer None."""
+        auction = self.auction
+        return auction is not None and not auction.masks_ok(self.contract, hands[self.declarer] | talon, hands,
+                                                            self.whisters)
+
     def play_masks(self, hands: tuple[int, int, int], talon: int, solver: Solver) -> dict[Hashable, Number] | None:
         """:meth:`__call__` with the hands and the talon as masks, the same
         outcome. Before any card is played with the best discard (the whist
@@ -353,7 +361,7 @@ class ContractPlay:
             return self((Hand(hands[0]), Hand(hands[1]), Hand(hands[2])), Hand(talon), solver)
         declarer, auction = self.declarer, self.auction
         pool = hands[declarer] | talon
-        if auction is not None and not auction.masks_ok(self.contract, pool, hands, self.whisters):
+        if self.rejects_masks(hands, talon):
             return None
         start = solver.start_discards(self.contract, declarer, self.leader)
         prior = self.prior[declarer]

@@ -284,6 +284,18 @@ def advise_whist(request: WhistRequest, options: RunOptions | None = None) -> Wh
             known[parts] = None if outcome is None else next(iter(outcome))[0]  # type: ignore[index]
         return outcome
 
+    def rejects(parts: tuple[int, ...]) -> bool:
+        """The layouts ``evaluate`` turns down without a search (the run
+        solves the others in an order of its own: parallel.warm_key)."""
+        hands = [hand] * 3
+        hands[request.declarer], hands[request.other] = parts
+        if not play.rejects_masks(hands, talon):
+            return False
+        if remember:
+            known[parts] = None
+        return True
+
+    evaluate.rejects = rejects  # type: ignore[attr-defined]
     solvers: list[Solver] = []   # the run's, then the blind-discard figure's
     advice = whist_advice_from_run(request, run_layouts(space, evaluate, options, masks=True, solvers=solvers))
     if request.single_dummy.layouts:
