@@ -16,7 +16,8 @@ from solver import Hand
 from solver.advice import AdviceError, LayoutSpace, RunOptions
 from solver.advice.layouts import _card_indices, layout_seed, layout_rng, revolving_door
 from solver.engine import ShuffleDeal
-from solver.advice.parallel import exact_chunks, exact_schedule, run_layouts
+from solver.advice.parallel import (BLOCKS_PER_WORKER, TaskResult, block_queues, exact_blocks, exact_chunks,
+                                   run_layouts, whole_blocks)
 from solver.advice.stats import Estimate, estimate, sureness
 
 
@@ -106,10 +107,12 @@ def test_runs_agree_whatever_the_thread_count() -> None:
         assert results[0].stats.layouts == (150 if mode == "sample" else space.count())
 
 
-def test_an_enumeration_without_a_budget_goes_through_the_layouts_in_order() -> None:
-    """Without a time budget one worker takes the chunks in the layouts' own
-    order (its table goes on from one chunk into the next); with one, in
-    their seeded numbering, whose every prefix is a random set of chunks."""
+def test_an_enumeration_without_a_budget_goes_through_blocks_of_the_layouts_order() -> None:
+    """Without a time budget one worker takes the chunks block by block, the
+    blocks (runs of consecutive chunks) in a seeded order and each in the
+    layouts' own order (its table goes on from one chunk into the next);
+    with a budget, in the chunks' seeded numbering, whose every prefix is a
+    random set of chunks."""
     space = small_space()
     layouts = list(space.enumerate_masks())
     chunks = exact_chunks(space.count(), 0)
@@ -121,21 +124,27 @@ def test_an_enumeration_without_a_budget_goes_through_the_layouts_in_order() -> 
         return {parts: 1}
 
     plain = run_layouts(space, record, RunOptions(mode="exact", workers=1), masks=True)
-    assert seen == layouts
+    blocks = exact_blocks(chunks, 1, 0)
+    assert seen == [layouts[i] for block in blocks for index in block for i in range(*chunks[index])]
     seen.clear()
     budget = run_layouts(space, record, RunOptions(mode="exact", workers=1, seconds=600.0), masks=True)
     assert seen == [layouts[i] for start, end in chunks for i in range(start, end)]
     assert plain.units == budget.units and plain.stats.complete
     in_order = sorted(range(len(chunks)), key=lambda i: chunks[i][0])
-    assert exact_schedule(chunks, None, 1) == [in_order]
-    assert exact_schedule(chunks, 1.0, 3) == [list(range(len(chunks)))]
-    ranges = exact_schedule(chunks, None, 3)
-    assert len(ranges) == 3 and sum(ranges, []) == in_order and all(len(r) >= len(chunks) // 3 for r in ranges)
+    for workers in (1, 3):
+        blocks = exact_blocks(chunks, workers, 0)
+        assert len(blocks) == BLOCKS_PER_WORKER * workers
+        by_start = sorted(blocks, key=lambda block: chunks[block[0]][0])
+        assert sum(by_start, []) == in_order and min(map(len, blocks)) >= len(chunks) // len(blocks)
+        assert blocks != by_start   # in a seeded order, not the layouts'
+    queues = block_queues([[0, 1], [2], [3, 4], [5]], 2)
+    assert queues == [[0, 1, 3, 4], [2, 5]]
 
 
-def test_each_worker_goes_through_a_range_of_its_own() -> None:
-    """Two workers without a budget: each takes its range of the layouts'
-    order in that order, then chunks from the end of the other's range."""
+def test_each_worker_goes_through_blocks_of_its_own() -> None:
+    """Two workers without a budget: each takes its blocks of the layouts'
+    order, each block in that order, then chunks from the end of the other's
+    queue."""
     space = small_space()
     layouts = list(space.enumerate_masks())
     position = {layout: i for i, layout in enumerate(layouts)}
@@ -148,37 +157,45 @@ def test_each_worker_goes_through_a_range_of_its_own() -> None:
     run = run_layouts(space, record, RunOptions(mode="exact", workers=2), masks=True)
     assert run.stats.complete and sorted(sum(by_thread.values(), [])) == list(range(len(layouts)))
     chunks = exact_chunks(space.count(), 0)
-    fronts = {chunks[r[0]][0] for r in exact_schedule(chunks, None, 2)}
-    assert fronts == {0, 280}   # 16 chunks of 35 layouts, 8 a range
-    assert {seen[0] for seen in by_thread.values()} & fronts   # the first task taken is a range's first
+    blocks = exact_blocks(chunks, 2, 0)
+    fronts = {chunks[blocks[0][0]][0], chunks[blocks[1][0]][0]}
+    assert {seen[0] for seen in by_thread.values()} & fronts   # the first task taken is a queue's first
     for seen in by_thread.values():
         runs = sum(1 for a, b in zip(seen, seen[1:]) if b != a + 1)
-        assert runs <= 1 + len(exact_chunks(space.count(), 0)) // 2, seen   # ascending, but for steals
+        assert runs <= len(blocks) + len(chunks) // 2, seen   # ascending inside a block, but for steals
 
 
-def test_a_cancelled_enumeration_answers_the_finished_prefix_of_the_numbering() -> None:
-    """Taken in the layouts' order, a cancelled enumeration still answers
-    from the chunks numbered 0, 1, ... that were done (a random set of
-    chunks), never from the ones done out of that order."""
+def test_a_cancelled_enumeration_answers_from_whole_blocks_in_their_seeded_order() -> None:
+    """Taken in the layouts' order, a cancelled enumeration answers from the
+    whole blocks finished first in the blocks' seeded order (a random set of
+    blocks, each one unit), never from chunks done in the layouts' order."""
     space = small_space()
     layouts = list(space.enumerate_masks())
     chunks = exact_chunks(space.count(), 0)
+    blocks = exact_blocks(chunks, 1, 0)
     cancel = threading.Event()
     seen: list = []
 
     def stop_halfway(parts, solver):
         seen.append(parts)
-        if len(seen) == len(layouts) // 2:
+        if len(seen) == len(layouts) * 5 // 8:
             cancel.set()
             time.sleep(1.0)   # the run notices the cancel before the next layout
         return {parts: 1}
 
     run = run_layouts(space, stop_halfway, RunOptions(mode="exact", workers=1, cancel=cancel), masks=True)
     assert run.stats.stopped == "cancelled" and not run.stats.complete
-    counted = sorted(key for unit in run.units for key in unit)
-    prefix = [layouts[i] for start, end in chunks[:len(run.units)] for i in range(start, end)]
-    assert counted == sorted(prefix) and set(counted) <= set(seen)
-    assert run.stats.layouts == len(counted) < len(seen)
+    assert len(run.units) == 2   # 4 blocks of 140 layouts: 350 done, two whole
+    for unit, block in zip(run.units, blocks):
+        assert sorted(unit) == sorted(layouts[i] for index in block for i in range(*chunks[index]))
+    assert run.stats.layouts == 2 * len(layouts) // 4 < len(seen)
+
+
+def test_whole_blocks_drops_a_block_partly_done() -> None:
+    results = [TaskResult({"a": 1}, 1, 0), TaskResult({"a": 1, "b": 1}, 2, 1), TaskResult({"b": 1}, 1, 0)]
+    merged = whole_blocks(results, [[4, 5], [0, 1]])
+    assert merged == [TaskResult({"a": 2, "b": 1}, 3, 1)]
+    assert whole_blocks(results[:1], [[4, 5], [0, 1]]) == []
 
 
 def test_a_sample_evaluates_no_layout_past_its_budget() -> None:

@@ -194,3 +194,34 @@ def test_a_sorted_run_is_cancelled_and_its_errors_reach_the_caller() -> None:
         run_layouts(space, Broken(), RunOptions(layouts=10, workers=2), masks=True)
     with pytest.raises(KeyError):
         run_layouts(space, BrokenTest(), RunOptions(layouts=10, workers=2), masks=True)
+
+
+def test_a_sorted_run_stopped_inside_a_round_answers_from_the_rounds_before_it() -> None:
+    """One worker, no budget: cancelled after most layouts of its second
+    round (those of the first keys, not a random set), the run answers from
+    the first round's layouts alone."""
+    space = small_space()
+    cancel = threading.Event()
+    first = parallel.FIRST_ROUND
+
+    class StopInRound(Recording):
+        def __call__(self, parts, solver):
+            outcome = super().__call__(parts, solver)
+            if len(self.calls) == first + 900:
+                cancel.set()
+                time.sleep(0.5)   # the run notices the cancel before the next layout
+            return outcome
+
+    evaluate = StopInRound()
+    run = run_layouts(space, evaluate, RunOptions(layouts=1_000, seed=4, cancel=cancel, workers=1, mode="sample"),
+                      masks=True)
+    assert run.stats.stopped == "cancelled" and len(evaluate.calls) == first + 900
+    round_one = evaluate.calls[:first]
+    kept_one = sum(1 for parts in round_one if Recording()(parts, None) is not None)
+    assert run.stats.layouts == kept_one
+    expected = drawn_answer(space, kept_one, 4, Recording())[0]
+    merged: dict = {}
+    for unit in run.units:
+        for key, weight in unit.items():
+            merged[key] = merged.get(key, 0) + weight
+    assert merged == expected

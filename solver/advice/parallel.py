@@ -18,15 +18,18 @@ A run ends when:
 
 Enumerated chunks are numbered in a seeded random order, so an enumeration
 stopped early is still an unbiased (cluster) sample of the layouts. A run
-with a time budget hands them out in that order; a run without one (it ends
-when every chunk is done, or on cancel) gives each worker a contiguous range
-of the layouts' own order (a worker done with its range takes chunks from the
-end of the longest range left), so that a worker goes on from one chunk into
-the next and its table stays warm across the chunk boundaries (a jump to a far
-chunk costs as many nodes as about a thousand splits of a searching hand: in
-the numbering's order 10-13 % more nodes in all on one worker). Cancelled,
-such a run answers from the same rule, the finished tasks from task 0 in the
-numbering, which are then fewer.
+with a time budget hands them out in that order. A run without one (it ends
+when every chunk is done, or on cancel) cuts the layouts' own order into
+:data:`BLOCKS_PER_WORKER` blocks of consecutive chunks a worker, numbers the
+blocks in a seeded random order and the chunks in a block in the layouts'
+order, and gives worker ``w`` blocks ``w``, ``w + workers``, ... (a worker
+done with its blocks takes chunks from the end of the longest queue left):
+a worker goes on from one chunk into the next and its table stays warm
+across the chunk boundaries (a jump to a far chunk costs as many nodes as
+about a thousand splits of a searching hand: in the numbering's order
+10-13 % more nodes in all on one worker). Cancelled, such a run answers from
+the whole blocks of its finished prefix, a block one unit: a random set of
+blocks, where the chunks finished first in the layouts' order would not be.
 
 With ``RunOptions.executor`` the same tasks run elsewhere (a Dask cluster:
 :mod:`solver.distributed`), built from the same pieces (:func:`sample_task`,
@@ -73,6 +76,11 @@ random order 7.9 M, of 2,048 9.2 M."""
 FIRST_CHUNK = 2048
 SPLIT_FIRST = 2
 """The first SPLIT_FIRST chunks handed out are cut into pieces of FIRST_CHUNK."""
+BLOCKS_PER_WORKER = 4
+"""Blocks of consecutive chunks a worker, for an enumeration without a time
+budget: each block a jump of the worker's table (about a thousand splits'
+nodes on a searching hand), and the unit of the sample a cancelled run
+answers from."""
 BATCH = 256
 """Layouts an evaluator's ``batch`` (a mask evaluator's optional attribute:
 ``batch(layouts, solver)``, the outcomes of a list of layouts, as the
@@ -302,17 +310,46 @@ def exact_chunks(count: int, seed: int) -> list[tuple[int, int]]:
     return head + chunks[SPLIT_FIRST:]
 
 
-def exact_schedule(chunks: Sequence[tuple[int, int]], seconds: float | None, workers: int) -> list[list[int]]:
-    """The queues an enumeration's chunks (task numbers) are handed out from:
-    with a time budget one queue in the numbering's (seeded random) order, so
-    that the run stopped by it has a long finished prefix; without one, the
-    layouts' order cut into one contiguous range a worker (see the module)."""
-    tasks = list(range(len(chunks)))
-    if seconds is not None:
-        return [tasks]
-    tasks.sort(key=lambda index: chunks[index][0])
-    cuts = [len(tasks) * k // workers for k in range(workers + 1)]
-    return [tasks[cuts[k]:cuts[k + 1]] for k in range(workers)]
+def exact_blocks(chunks: Sequence[tuple[int, int]], workers: int, seed: int) -> list[list[int]]:
+    """An enumeration's chunks (task numbers) for a run without a time
+    budget: cut in the layouts' order into :data:`BLOCKS_PER_WORKER` blocks a
+    worker, the blocks in a seeded random order (see the module)."""
+    in_order = sorted(range(len(chunks)), key=lambda index: chunks[index][0])
+    count = min(len(in_order), BLOCKS_PER_WORKER * workers)
+    cuts = [len(in_order) * k // count for k in range(count + 1)]
+    blocks = [in_order[cuts[k]:cuts[k + 1]] for k in range(count)]
+    random.Random(f"{seed}/blocks").shuffle(blocks)
+    return blocks
+
+
+def block_queues(blocks: Sequence[Sequence[int]], workers: int) -> list[list[int]]:
+    """The queues of a run without a time budget, its chunks numbered block
+    by block (block ``b`` holding the numbers after those of blocks before
+    it): worker ``w`` takes blocks ``w``, ``w + workers``, ... in that order."""
+    starts = [0]
+    for block in blocks:
+        starts.append(starts[-1] + len(block))
+    return [[task for b in range(w, len(blocks), workers) for task in range(starts[b], starts[b + 1])]
+            for w in range(workers)]
+
+
+def whole_blocks(results: Sequence[TaskResult], blocks: Sequence[Sequence[int]]) -> list[TaskResult]:
+    """A stopped run's finished prefix (chunks numbered block by block) cut
+    to its whole blocks, each block one unit: the blocks in their seeded
+    order are the random sample, not the chunks in the layouts' order."""
+    merged: list[TaskResult] = []
+    done = 0
+    for block in blocks:
+        if done + len(block) > len(results):
+            break
+        part = results[done:done + len(block)]
+        unit: dict[Hashable, Number] = {}
+        for result in part:
+            for key, weight in result.unit.items():
+                unit[key] = unit.get(key, 0) + weight
+        merged.append(TaskResult(unit, sum(r.kept for r in part), sum(r.rejected for r in part)))
+        done += len(block)
+    return merged
 
 
 def chunk_task(layouts: Sequence[tuple[int, ...]], evaluate: LayoutEvaluator, solver: Solver, masks: bool,
@@ -381,15 +418,25 @@ def _run_exact(space: LayoutSpace, evaluate: LayoutEvaluator, options: RunOption
                masks: bool, solvers: list[Solver] | None) -> LayoutRun:
     layouts = list(space.enumerate_masks())
     chunks = exact_chunks(count, options.seed)
+    blocks = None if options.seconds is not None else exact_blocks(chunks, options.thread_count, options.seed)
+    queues = None
+    if blocks is not None:
+        chunks = [chunks[index] for block in blocks for index in block]   # numbered block by block
+        queues = block_queues(blocks, options.thread_count)
 
     def task(index: int, solver: Solver, stop: threading.Event) -> TaskResult:
         start, end = chunks[index]
         return chunk_task(layouts[start:end], evaluate, solver, masks, stop.is_set, counter.add)
 
-    queues = exact_schedule(chunks, options.seconds, options.thread_count)
     engine = _Engine(task, len(chunks), None, options, exact=True, total=count, pool=solvers, queues=queues)
     counter = engine.counter
     results, stopped, elapsed = engine.run()
+    if blocks is not None and len(results) < len(chunks):
+        return exact_run(whole_blocks(results, blocks), len(blocks), stopped, elapsed, options.thread_count,
+                         count, options.seed)
+    if blocks is not None:   # every chunk done: its units in the chunks' own numbering, as with a budget
+        numbered = [index for block in blocks for index in block]
+        results = [result for _, result in sorted(zip(numbered, results), key=lambda pair: pair[0])]
     return exact_run(results, len(chunks), stopped, elapsed, options.thread_count, count, options.seed)
 
 
@@ -605,7 +652,10 @@ class _SortedSampleEngine(_Engine):
     belongs to the answer: none is searched in vain), at most MAX_ROUND,
     sorts them and cuts the sorted list into one contiguous segment per
     worker; a worker whose segment is done takes the last layout of the
-    longest other one. The next round starts when one is done. While a round
+    longest other one. The next round starts when one is done, and a round's
+    results join the finished ones only then: a run stopped inside a round
+    answers from the layouts before it, since the part of a round done first
+    is its layouts of the first keys, not a random set. While a round
     is solved, a worker draws the layouts the next rounds need (one drawer
     at a time: drawing holds the GIL), so the drawing overlaps the searches.
     """
@@ -620,6 +670,7 @@ class _SortedSampleEngine(_Engine):
         self.drawers = 0
         self.waiting: list[tuple[int, tuple[int, ...]]] = []
         self.round_left = 0        # layouts of the round under way not yet finished
+        self.round_done: dict[int, TaskResult] = {}   # the round's finished layouts, by index
         self.rounds = 0            # rounds started
         self.solved = 0            # layouts of the rounds started
         self.began = time.monotonic()
@@ -743,7 +794,10 @@ class _SortedSampleEngine(_Engine):
             unit = self.evaluate(parts, solver)  # type: ignore[arg-type]
             result = TaskResult({}, 0, 1) if unit is None else TaskResult(unit, 1, 0)
             with self.lock:
-                self.results[index] = result
+                self.round_done[index] = result
                 self.kept_done += result.kept
                 self.round_left -= 1
+                if self.round_left == 0:   # a round joins the answer whole (see the class)
+                    self.results.update(self.round_done)
+                    self.round_done.clear()
                 self._finished()
