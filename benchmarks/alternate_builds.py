@@ -6,7 +6,7 @@ its answers' digest (equal digests: equal answers) and the CPU seconds of the
 driver process (user time, which other load on the machine moves less than
 wall time).
 
-    .venv/bin/python benchmarks/alternate_builds.py --trees /work/wt-start . --rounds 5
+    .venv/bin/python benchmarks/alternate_builds.py --trees <other tree> . --rounds 5
     .venv/bin/python benchmarks/alternate_builds.py --sets "random misere" --count 300
 """
 from __future__ import annotations

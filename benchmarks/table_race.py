@@ -3,7 +3,7 @@ deal, each deal's time the least of a few repeats: a repeat hit by another
 process's burst on a shared machine loses, the quiet one counts.
 
     .venv/bin/python benchmarks/table_race.py --repeats 3 \\
-        /work/wt-filing:1 .:1 .:2 [--deals 40]
+        <other tree>:1 .:1 .:2 [--deals 40]
 
 Each ``tree:workers`` runs in a process of its own (the tree's .venv and
 benchmarks/sets.py), which answers one table at a time when asked, so only

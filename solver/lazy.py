@@ -3,9 +3,9 @@
 A package whose ``__init__`` imports every module makes any program that
 needs one of them (``prefdd enumerate`` needs a few of the scoring's and one
 of the analysis's) load and compile them all. :func:`lazy_package` makes the
-package answer each public name from its module on first use: the same
-object as before, importable from the package as it was; a submodule is an
-attribute on first use too; an unknown name an AttributeError.
+package answer each public name from its module on first use: the module's
+own object, importable from the package; a submodule is an attribute on
+first use too; an unknown name an AttributeError.
 """
 from __future__ import annotations
 
