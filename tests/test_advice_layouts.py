@@ -137,6 +137,7 @@ def test_an_enumeration_without_a_budget_goes_through_blocks_of_the_layouts_orde
         by_start = sorted(blocks, key=lambda block: chunks[block[0]][0])
         assert sum(by_start, []) == in_order and min(map(len, blocks)) >= len(chunks) // len(blocks)
         assert blocks != by_start   # in a seeded order, not the layouts'
+    assert exact_blocks([], 2, 0) == [] and exact_blocks(chunks[:1], 2, 0) == [[0]]
     queues = block_queues([[0, 1], [2], [3, 4], [5]], 2)
     assert queues == [[0, 1, 3, 4], [2, 5]]
 

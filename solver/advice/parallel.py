@@ -316,6 +316,8 @@ def exact_blocks(chunks: Sequence[tuple[int, int]], workers: int, seed: int) -> 
     worker, the blocks in a seeded random order (see the module)."""
     in_order = sorted(range(len(chunks)), key=lambda index: chunks[index][0])
     count = min(len(in_order), BLOCKS_PER_WORKER * workers)
+    if count == 0:
+        return []
     cuts = [len(in_order) * k // count for k in range(count + 1)]
     blocks = [in_order[cuts[k]:cuts[k + 1]] for k in range(count)]
     random.Random(f"{seed}/blocks").shuffle(blocks)
