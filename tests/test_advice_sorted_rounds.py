@@ -18,6 +18,7 @@ from solver.advice import parallel
 from solver.advice.jsonio import whist_json
 from solver.advice.layouts import LayoutSpace
 from solver.advice.parallel import run_layouts, sample_limit, warm_key
+from solver.advice.stats import merge_units
 
 from test_advice_lean import REQUESTS as LEAN_REQUESTS, request_of as lean_request_of
 
@@ -114,10 +115,7 @@ def test_a_sorted_run_keeps_the_drawn_layouts_and_searches_no_other(workers: int
     expected, kept, rejected, end = drawn_answer(space, layouts, 7, reference)
     evaluate = Recording()
     run = run_layouts(space, evaluate, RunOptions(layouts=layouts, seed=7, workers=workers), masks=True)
-    merged: dict = {}
-    for unit in run.units:
-        for key, weight in unit.items():
-            merged[key] = merged.get(key, 0) + weight
+    merged = dict(merge_units(run.units))
     assert (merged, run.stats.layouts, run.stats.rejected) == (expected, kept, rejected)
     # Exactly the layouts the answer holds were searched, each once.
     assert sorted(evaluate.calls) == sorted(reference.calls)
@@ -155,10 +153,7 @@ def test_a_sorted_run_with_a_time_budget_keeps_a_finished_prefix() -> None:
     run = run_layouts(space, evaluate, RunOptions(layouts=10_000, seconds=0.4, seed=3, workers=2, mode="sample"), masks=True)
     assert run.stats.stopped == "seconds" and 0 < run.stats.layouts < 10_000
     expected, kept, rejected, _ = drawn_answer(space, run.stats.layouts, 3, Recording())
-    merged: dict = {}
-    for unit in run.units:
-        for key, weight in unit.items():
-            merged[key] = merged.get(key, 0) + weight
+    merged = dict(merge_units(run.units))
     # The finished prefix: the first kept layouts by index, and the layouts
     # turned down among them and after the last, before the next kept one.
     assert (merged, run.stats.layouts) == (expected, kept)
@@ -220,8 +215,5 @@ def test_a_sorted_run_stopped_inside_a_round_answers_from_the_rounds_before_it()
     kept_one = sum(1 for parts in round_one if Recording()(parts, None) is not None)
     assert run.stats.layouts == kept_one
     expected = drawn_answer(space, kept_one, 4, Recording())[0]
-    merged: dict = {}
-    for unit in run.units:
-        for key, weight in unit.items():
-            merged[key] = merged.get(key, 0) + weight
+    merged = dict(merge_units(run.units))
     assert merged == expected

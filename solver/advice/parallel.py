@@ -57,7 +57,7 @@ from ..notation import Hand
 from .errors import AdviceError, AdviceTypeError
 from .layouts import LayoutSpace
 from .progress import Progress
-from .stats import Estimate, Number, Unit, collapse, estimate_collapsed
+from .stats import Estimate, Number, Unit, collapse, estimate_collapsed, merge_units
 
 __all__ = ["RunOptions", "RunStats", "LayoutRun", "LayoutEvaluator", "LayoutExecutor", "TaskResult", "StopRun",
            "run_layouts", "default_workers", "max_workers", "WORKERS_PER_CORE", "exact_chunks", "sample_limit",
@@ -345,10 +345,7 @@ def whole_blocks(results: Sequence[TaskResult], blocks: Sequence[Sequence[int]])
         if done + len(block) > len(results):
             break
         part = results[done:done + len(block)]
-        unit: dict[Hashable, Number] = {}
-        for result in part:
-            for key, weight in result.unit.items():
-                unit[key] = unit.get(key, 0) + weight
+        unit = dict(merge_units(result.unit for result in part))
         merged.append(TaskResult(unit, sum(r.kept for r in part), sum(r.rejected for r in part)))
         done += len(block)
     return merged

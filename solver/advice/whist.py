@@ -276,10 +276,15 @@ def advise_whist(request: WhistRequest, options: RunOptions | None = None) -> Wh
 
     hand, talon = request.hand.mask, request.talon.mask
 
-    def evaluate(parts: tuple[int, ...], solver: Solver) -> dict[Hashable, Number] | None:
+    def deal_of(parts: tuple[int, ...]) -> tuple[int, int, int]:
+        """The three hands' masks of a layout (the declarer's and the other
+        defender's parts, this defender's hand)."""
         hands = [hand] * 3
         hands[request.declarer], hands[request.other] = parts
-        outcome = play.play_masks((hands[0], hands[1], hands[2]), talon, solver)
+        return hands[0], hands[1], hands[2]
+
+    def evaluate(parts: tuple[int, ...], solver: Solver) -> dict[Hashable, Number] | None:
+        outcome = play.play_masks(deal_of(parts), talon, solver)
         if remember:   # one outcome a layout (the best discard, no card played): its tricks
             known[parts] = None if outcome is None else next(iter(outcome))[0]  # type: ignore[index]
         return outcome
@@ -287,9 +292,7 @@ def advise_whist(request: WhistRequest, options: RunOptions | None = None) -> Wh
     def rejects(parts: tuple[int, ...]) -> bool:
         """The layouts ``evaluate`` turns down without a search (the run
         solves the others in an order of its own: parallel.warm_key)."""
-        hands = [hand] * 3
-        hands[request.declarer], hands[request.other] = parts
-        if not play.rejects_masks(hands, talon):
+        if not play.rejects_masks(deal_of(parts), talon):
             return False
         if remember:
             known[parts] = None
