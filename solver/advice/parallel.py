@@ -230,6 +230,12 @@ class TaskResult:
     rejected: int
 
 
+def _layout_result(unit: Optional[dict[Hashable, Number]]) -> TaskResult:
+    """One layout's result from its evaluation: kept with its unit, or
+    rejected (None). A new result each call: its unit is not shared."""
+    return TaskResult({}, 0, 1) if unit is None else TaskResult(unit, 1, 0)
+
+
 class LayoutExecutor(Protocol):
     """Runs a run's tasks elsewhere: the same tasks (:func:`sample_task`,
     :func:`chunk_task` over :func:`exact_chunks`), the same finished prefix
@@ -285,10 +291,7 @@ def sample_task(space: LayoutSpace, evaluate: LayoutEvaluator, seed: int, index:
                 masks: bool) -> TaskResult:
     """Sampled task ``index``: layout ``index`` of ``seed``."""
     parts = space.sample_masks(seed, index) if masks else space.sample(seed, index)
-    unit = evaluate(parts, solver)  # type: ignore[arg-type]
-    if unit is None:
-        return TaskResult({}, 0, 1)
-    return TaskResult(unit, 1, 0)
+    return _layout_result(evaluate(parts, solver))  # type: ignore[arg-type]
 
 
 def exact_chunks(count: int, seed: int) -> list[tuple[int, int]]:
@@ -749,7 +752,7 @@ class _SortedSampleEngine(_Engine):
         """Under the lock: a drawn block's rejected layouts and those that wait."""
         self.drawers -= 1
         for index in rejected:
-            self.results[index] = TaskResult({}, 0, 1)
+            self.results[index] = _layout_result(None)
         self.blocks[start] = (end, waiting)
         while self.frontier in self.blocks:
             end, block = self.blocks.pop(self.frontier)
@@ -790,8 +793,7 @@ class _SortedSampleEngine(_Engine):
                     self._drawn(start, end, waiting, rejected)
                 continue
             index, parts = what  # type: ignore[misc]
-            unit = self.evaluate(parts, solver)  # type: ignore[arg-type]
-            result = TaskResult({}, 0, 1) if unit is None else TaskResult(unit, 1, 0)
+            result = _layout_result(self.evaluate(parts, solver))  # type: ignore[arg-type]
             with self.lock:
                 self.round_done[index] = result
                 self.kept_done += result.kept
