@@ -720,19 +720,12 @@ class _SortedSampleEngine(_Engine):
         while not self.stop.is_set():
             if self._reached(self.kept_done):
                 return None
-            draw = self.drawn_to < self.task_count and len(self.waiting) < self._missing()
+            draw = self._draw_needed()
             if draw and self.drawers == 0:
                 return "draw", self._hand_out_block()
             if self.queues is not None and any(self.queues):
                 return "solve", self._next_task(me)
-            # A full round once its layouts are drawn. With a time budget
-            # (a first round of BUDGET_ROUND), while another worker draws,
-            # what is waiting, so that no core waits for the drawing; without
-            # one the first round (FIRST_ROUND) lasts about as long as the
-            # drawing, and smaller rounds while drawing measured +4.6 % nodes.
-            budget = self.options.seconds is not None
-            if self.round_left == 0 and self.waiting and (len(self.waiting) >= self._round_size() or not draw
-                                                          or (budget and self.drawers > 0)):
+            if self._round_ready(draw):
                 self._start_round()
                 continue
             if draw:
@@ -741,6 +734,22 @@ class _SortedSampleEngine(_Engine):
                 return None            # every layout drawn and solved: the limit of tries
             self.work.wait()
         return None
+
+    def _draw_needed(self) -> bool:
+        """Layouts are left to draw, and fewer wait than kept ones are missing."""
+        return self.drawn_to < self.task_count and len(self.waiting) < self._missing()
+
+    def _round_ready(self, draw: bool) -> bool:
+        """Between rounds, whether the next starts now: a full round once its
+        layouts are drawn (or all that will be). With a time budget (a first
+        round of BUDGET_ROUND), while another worker draws, what is waiting,
+        so that no core waits for the drawing; without one the first round
+        (FIRST_ROUND) lasts about as long as the drawing, and smaller rounds
+        while drawing measured +4.6 % nodes."""
+        if self.round_left or not self.waiting:
+            return False
+        budget = self.options.seconds is not None
+        return len(self.waiting) >= self._round_size() or not draw or (budget and self.drawers > 0)
 
     def _hand_out_block(self) -> tuple[int, int]:
         start = self.drawn_to
