@@ -634,6 +634,9 @@ so that one worker searches while another draws the rest."""
 MAX_ROUND = 1024
 """Most layouts a round sorts: a run stopped early (time budget, cancel)
 loses at most the round under way beyond its finished prefix."""
+SOLVE_RUN = 16
+"""Most layouts of a worker's segment solved in one call of the evaluator's
+``batch`` (see :meth:`_SortedSampleEngine._take`)."""
 BUDGET_ROUND = 8
 """With a time budget, the first round's layouts (the later ones grow with
 what was solved and the time left: _SortedSampleEngine._round_size)."""
@@ -663,6 +666,8 @@ class _SortedSampleEngine(_Engine):
                  limit: int, options: RunOptions, pool: list[Solver] | None) -> None:
         super().__init__(self._unused_task, limit, options.layouts, options, exact=False, pool=pool)
         self.space, self.evaluate, self.rejects = space, evaluate, rejects
+        self.batch: Callable[[list[tuple[int, ...]], Solver], list[dict[Hashable, Number] | None]] | None = \
+            getattr(evaluate, "batch", None)
         self.drawn_to = 0          # indices below were handed out to be drawn
         self.frontier = 0          # indices below were drawn; their layouts that need a search wait or are solved
         self.blocks: dict[int, tuple[int, list[tuple[int, tuple[int, ...]]]]] = {}   # drawn block start -> (end, waiting)
@@ -721,7 +726,7 @@ class _SortedSampleEngine(_Engine):
             if draw and self.drawers == 0:
                 return "draw", self._hand_out_block()
             if self.queues is not None and any(self.queues):
-                return "solve", self._next_task(me)
+                return "solve", self._take(me)
             # A full round once its layouts are drawn. With a time budget
             # (a first round of BUDGET_ROUND), while another worker draws,
             # what is waiting, so that no core waits for the drawing; without
@@ -738,6 +743,18 @@ class _SortedSampleEngine(_Engine):
                 return None            # every layout drawn and solved: the limit of tries
             self.work.wait()
         return None
+
+    def _take(self, me: int) -> list[tuple[int, tuple[int, ...]]]:
+        """Under the lock: the layouts this worker solves next (one is
+        left). With the evaluator's ``batch`` a run of them from the front of
+        its own segment, a quarter of what is left there and at most
+        SOLVE_RUN (one C call: no interpreter work between them); else, and
+        from another worker's segment, one."""
+        assert self.queues is not None
+        own = self.queues[me]
+        if self.batch is None or not own:
+            return [self._next_task(me)]   # type: ignore[list-item]
+        return [own.popleft() for _ in range(max(1, min(SOLVE_RUN, len(own) // 4)))]
 
     def _hand_out_block(self) -> tuple[int, int]:
         start = self.drawn_to
@@ -789,13 +806,18 @@ class _SortedSampleEngine(_Engine):
                 with self.lock:
                     self._drawn(start, end, waiting, rejected)
                 continue
-            index, parts = what  # type: ignore[misc]
-            unit = self.evaluate(parts, solver)  # type: ignore[arg-type]
-            result = TaskResult({}, 0, 1) if unit is None else TaskResult(unit, 1, 0)
+            taken: list[tuple[int, tuple[int, ...]]] = what  # type: ignore[assignment]
+            if self.batch is not None:
+                units = self.batch([parts for _, parts in taken], solver)
+            else:
+                units = [self.evaluate(parts, solver) for _, parts in taken]  # type: ignore[arg-type]
+            results = [(index, TaskResult({}, 0, 1) if unit is None else TaskResult(unit, 1, 0))
+                       for (index, _), unit in zip(taken, units)]
             with self.lock:
-                self.round_done[index] = result
-                self.kept_done += result.kept
-                self.round_left -= 1
+                for index, result in results:
+                    self.round_done[index] = result
+                    self.kept_done += result.kept
+                self.round_left -= len(results)
                 if self.round_left == 0:   # a round joins the answer whole (see the class)
                     self.results.update(self.round_done)
                     self.round_done.clear()
