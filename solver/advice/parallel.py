@@ -642,6 +642,15 @@ BUDGET_ROUND = 8
 what was solved and the time left: _SortedSampleEngine._round_size)."""
 
 
+@dataclass
+class _Round:
+    """A round of :class:`_SortedSampleEngine`: its layouts not yet finished
+    and the finished ones' results by index."""
+
+    left: int
+    done: dict[int, TaskResult] = field(default_factory=dict)
+
+
 class _SortedSampleEngine(_Engine):
     """A sampled run whose layouts are solved in :func:`warm_key` order.
 
@@ -654,10 +663,16 @@ class _SortedSampleEngine(_Engine):
     belongs to the answer: none is searched in vain), at most MAX_ROUND,
     sorts them and cuts the sorted list into one contiguous segment per
     worker; a worker whose segment is done takes the last layout of the
-    longest other one. The next round starts when one is done, and a round's
-    results join the finished ones only then: a run stopped inside a round
-    answers from the layouts before it, since the part of a round done first
-    is its layouts of the first keys, not a random set. While a round
+    longest other one. The next round starts when a worker finds nothing
+    left to take in the round under way, and takes as many layouts as are
+    then missing with the layouts in flight counted as kept: each layout
+    those turn down is one more needed, so the new round's layouts belong to
+    the answer too, and no worker waits for another's last search (measured
+    on the first defender's whist advice: the waits at the rounds' ends were
+    7-15 ms a worker under a load average of 6). A round's results join the
+    finished ones once it and every round before it are done: a run stopped
+    inside a round answers from the layouts before it, since the part of a
+    round done first is its layouts of the first keys, not a random set. While a round
     is solved, a worker draws the layouts the next rounds need (one drawer
     at a time: drawing holds the GIL), so the drawing overlaps the searches.
     """
@@ -673,8 +688,8 @@ class _SortedSampleEngine(_Engine):
         self.blocks: dict[int, tuple[int, list[tuple[int, tuple[int, ...]]]]] = {}   # drawn block start -> (end, waiting)
         self.drawers = 0
         self.waiting: list[tuple[int, tuple[int, ...]]] = []
-        self.round_left = 0        # layouts of the round under way not yet finished
-        self.round_done: dict[int, TaskResult] = {}   # the round's finished layouts, by index
+        self.round_left = 0        # layouts of the rounds under way not yet finished
+        self.open_rounds: deque[_Round] = deque()     # the rounds under way, oldest first
         self.rounds = 0            # rounds started
         self.solved = 0            # layouts of the rounds started
         self.began = time.monotonic()
@@ -684,18 +699,18 @@ class _SortedSampleEngine(_Engine):
         raise AssertionError("the sorted engine solves its layouts itself")
 
     def _missing(self) -> int:
-        """Kept layouts still missing, counting the round under way as kept."""
+        """Kept layouts still missing, counting the rounds under way as kept."""
         assert self.target is not None
         return self.target - self.kept_done - self.round_left
 
     def _round_size(self) -> int:
-        """The next round's size (between rounds): the layouts still missing,
-        at most MAX_ROUND, the first FIRST_ROUND. With a time budget the
-        first is BUDGET_ROUND, and each later one at most as many as were
-        solved before or, when more, as many as the rate so far solves in
-        half the time left: a stop then seldom falls in a round, and when it
-        does the round is at most what was done or what half the time left
-        was expected to hold."""
+        """The next round's size: the layouts still missing (those in flight
+        counted as kept), at most MAX_ROUND, the first FIRST_ROUND. With a
+        time budget the first is BUDGET_ROUND, and each later one at most as
+        many as were solved before or, when more, as many as the rate so far
+        solves in half the time left: a stop then seldom falls in a round,
+        and when it does the round is at most what was done or what half the
+        time left was expected to hold."""
         budget = self.options.seconds
         if budget is not None:
             elapsed = time.monotonic() - self.began
@@ -706,14 +721,17 @@ class _SortedSampleEngine(_Engine):
         return min(self._missing(), most, MAX_ROUND)
 
     def _start_round(self) -> None:
-        assert self.target is not None and self.round_left == 0
+        assert self.target is not None and not (self.queues is not None and any(self.queues))
         size = min(len(self.waiting), self._round_size())
         batch = sorted(self.waiting[:size], key=lambda item: warm_key(item[1]))
         del self.waiting[:size]
         workers = self.options.thread_count
         per = -(-size // workers)
-        self.queues = [deque(batch[k * per:(k + 1) * per]) for k in range(workers)]
-        self.round_left = size
+        this = _Round(size)
+        self.queues = [deque((index, parts, this) for index, parts in batch[k * per:(k + 1) * per])
+                       for k in range(workers)]
+        self.open_rounds.append(this)
+        self.round_left += size
         self.rounds += 1
         self.solved += size
 
@@ -733,8 +751,8 @@ class _SortedSampleEngine(_Engine):
             # one the first round (FIRST_ROUND) lasts about as long as the
             # drawing, and smaller rounds while drawing measured +4.6 % nodes.
             budget = self.options.seconds is not None
-            if self.round_left == 0 and self.waiting and (len(self.waiting) >= self._round_size() or not draw
-                                                          or (budget and self.drawers > 0)):
+            if self.waiting and self._missing() > 0 and (len(self.waiting) >= self._round_size() or not draw
+                                                         or (budget and self.drawers > 0)):
                 self._start_round()
                 continue
             if draw:
@@ -744,7 +762,7 @@ class _SortedSampleEngine(_Engine):
             self.work.wait()
         return None
 
-    def _take(self, me: int) -> list[tuple[int, tuple[int, ...]]]:
+    def _take(self, me: int) -> list[tuple[int, tuple[int, ...], _Round]]:
         """Under the lock: the layouts this worker solves next (one is
         left). With the evaluator's ``batch`` a run of them from the front of
         its own segment, a quarter of what is left there and at most
@@ -806,19 +824,20 @@ class _SortedSampleEngine(_Engine):
                 with self.lock:
                     self._drawn(start, end, waiting, rejected)
                 continue
-            taken: list[tuple[int, tuple[int, ...]]] = what  # type: ignore[assignment]
+            taken: list[tuple[int, tuple[int, ...], _Round]] = what  # type: ignore[assignment]
             if self.batch is not None:
-                units = self.batch([parts for _, parts in taken], solver)
+                units = self.batch([parts for _, parts, _ in taken], solver)
             else:
-                units = [self.evaluate(parts, solver) for _, parts in taken]  # type: ignore[arg-type]
-            results = [(index, TaskResult({}, 0, 1) if unit is None else TaskResult(unit, 1, 0))
-                       for (index, _), unit in zip(taken, units)]
+                units = [self.evaluate(parts, solver) for _, parts, _ in taken]  # type: ignore[arg-type]
+            results = [(index, TaskResult({}, 0, 1) if unit is None else TaskResult(unit, 1, 0), where)
+                       for (index, _, where), unit in zip(taken, units)]
             with self.lock:
-                for index, result in results:
-                    self.round_done[index] = result
+                for index, result, where in results:
+                    where.done[index] = result
+                    where.left -= 1
                     self.kept_done += result.kept
                 self.round_left -= len(results)
-                if self.round_left == 0:   # a round joins the answer whole (see the class)
-                    self.results.update(self.round_done)
-                    self.round_done.clear()
+                rounds = self.open_rounds
+                while rounds and rounds[0].left == 0:   # whole rounds join the answer in order (see the class)
+                    self.results.update(rounds.popleft().done)
                 self._finished()
