@@ -280,6 +280,19 @@ int pdd_best_discard_many(pdd_solver *const *solvers, int solver_count, const pd
                           const uint32_t *pools, int count, int mode, int32_t *codes,
                           pdd_discard_result *results);
 
+/* Many layouts' best discards on one solver (discard_lines.c): layout i
+ * is `template` with the hand masks hands[3i..3i+2], the declarer's entry
+ * his pool (hand and talon). out[4i] = pdd_best_discard_floor's value (mode
+ * and floor as there), and with `line` and a best discard found (none below
+ * the floor) out[4i+1..4i+3] = each seat's tricks along pdd_line_tricks
+ * after that discard (the first listed), the value as the guess and the
+ * suits in canonical order (pdd_canonical_suits); -1 there otherwise. The
+ * same calls on the same table as one by one. The first error (a refused
+ * layout, a stop request) ends the call and is answered: the later layouts'
+ * entries are unset. */
+int pdd_best_discard_lines(pdd_solver *solver, const pdd_position *template, const uint32_t *hands, int count,
+                           int mode, int floor, int line, int32_t *out);
+
 /* The classes of equivalent discards, as pdd_best_discard searches them:
  * two discards of two `pool` cards are equivalent when they leave the same
  * game up to the relative ranks of the live cards - the same owner (the
