@@ -1,6 +1,7 @@
 /*
  * quick.c - sure tricks for the seat on lead.
  */
+#include <assert.h>
 #include <pthread.h>
 #include "quick.h"
 
@@ -443,8 +444,7 @@ static int caught_after_exit(const board *b, int d)
                 for (uint32_t y = right_answers; y && !answered; y &= y - 1) {
                     int xc = lowest_card(x), yc = lowest_card(y);
                     int xs = CARD_SUIT(xc) == s ? xc : -1, ys = CARD_SUIT(yc) == s ? yc : -1;
-                    if (xs < c && ys < c)
-                        continue;    /* he would win it */
+                    assert(xs > c || ys > c);    /* a defender whose cards of s are all above c beats it */
                     uint32_t hand[3];
                     hand[d] = b->hand[d] & ~(1u << c);
                     hand[left] = b->hand[left] & ~(x & -x);

@@ -16,8 +16,8 @@ from solver import Hand
 from solver.advice import AdviceError, LayoutSpace, RunOptions
 from solver.advice.layouts import _card_indices, layout_seed, layout_rng, revolving_door
 from solver.engine import ShuffleDeal
-from solver.advice.parallel import (BLOCKS_PER_WORKER, TaskResult, block_queues, exact_blocks, exact_chunks,
-                                   run_layouts, whole_blocks)
+from solver.advice.parallel import (BLOCKS_PER_WORKER, TaskResult, _layout_result, block_queues, exact_blocks,
+                                   exact_chunks, run_layouts, whole_blocks)
 from solver.advice.stats import Estimate, estimate, sureness
 
 
@@ -190,6 +190,14 @@ def test_a_cancelled_enumeration_answers_from_whole_blocks_in_their_seeded_order
     for unit, block in zip(run.units, blocks):
         assert sorted(unit) == sorted(layouts[i] for index in block for i in range(*chunks[index]))
     assert run.stats.layouts == 2 * len(layouts) // 4 < len(seen)
+
+
+def test_layout_result_counts_a_layout_and_shares_no_unit() -> None:
+    assert _layout_result({"a": 1}) == TaskResult({"a": 1}, 1, 0)
+    first, second = _layout_result(None), _layout_result(None)
+    assert first == TaskResult({}, 0, 1)
+    first.unit["a"] = 1          # a merge that adds into a rejected result's unit
+    assert second.unit == {}
 
 
 def test_whole_blocks_drops_a_block_partly_done() -> None:
