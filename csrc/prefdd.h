@@ -68,7 +68,9 @@ enum {
     PDD_OPT_EVERY_TRICK = 32, /* misere and all-pass, with PDD_OPT_QUICK: "every trick left?" answered exactly */
     PDD_OPT_EXIT_LOOKAHEAD = 64, /* misere and all-pass, with PDD_OPT_QUICK: the declarer on lead
                                   * caught after each of his exits, looked at one trick ahead */
-    PDD_OPT_ALL = 127
+    PDD_OPT_ALL_BUT_ONE = 128, /* misere and all-pass, with PDD_OPT_QUICK: "all but one trick left?" with a
+                                * defender on lead, "no" proved one trick ahead */
+    PDD_OPT_ALL = 255
 };
 
 typedef struct pdd_position {
@@ -277,6 +279,19 @@ enum { PDD_MAX_SOLVERS = 64 };
 int pdd_best_discard_many(pdd_solver *const *solvers, int solver_count, const pdd_position *positions,
                           const uint32_t *pools, int count, int mode, int32_t *codes,
                           pdd_discard_result *results);
+
+/* Many layouts' best discards on one solver (discard_lines.c): layout i
+ * is `template` with the hand masks hands[3i..3i+2], the declarer's entry
+ * his pool (hand and talon). out[4i] = pdd_best_discard_floor's value (mode
+ * and floor as there), and with `line` and a best discard found (none below
+ * the floor) out[4i+1..4i+3] = each seat's tricks along pdd_line_tricks
+ * after that discard (the first listed), the value as the guess and the
+ * suits in canonical order (pdd_canonical_suits); -1 there otherwise. The
+ * same calls on the same table as one by one. The first error (a refused
+ * layout, a stop request) ends the call and is answered: the later layouts'
+ * entries are unset. */
+int pdd_best_discard_lines(pdd_solver *solver, const pdd_position *template, const uint32_t *hands, int count,
+                           int mode, int floor, int line, int32_t *out);
 
 /* The classes of equivalent discards, as pdd_best_discard searches them:
  * two discards of two `pool` cards are equivalent when they leave the same

@@ -697,6 +697,26 @@ class StartDiscards:
         solver._call_at(self._at(masks), lib.pdd_best_discard_floor, pool, mode, floor, result)
         return result.value, tuple(ffi.unpack(result.discards, result.count))
 
+    def best_discards_lines(self, solver: Solver, layouts: Sequence[Sequence[int]], canonical: bool, floor: int,
+                            line: bool) -> list[tuple[int, tuple[int, int, int] | None]]:
+        """:meth:`best_discard` of each layout (hand masks, the declarer's
+        entry his pool) and, with ``line``, :meth:`canonical_tricks` after the
+        discard found with its value as the guess, unless the value is below
+        ``floor`` (no discard): each layout's value and tricks (or None), in
+        one C call (``pdd_best_discard_lines``, the same searches on the same
+        table as those calls one by one; about 20 µs less Python a layout)."""
+        count = len(layouts)
+        if count == 0:
+            return []
+        hands = ffi.new("uint32_t[]", [mask for layout in layouts for mask in layout])
+        out = ffi.new("int32_t[]", 4 * count)
+        mode = lib.PDD_DISCARD_CANONICAL if canonical else lib.PDD_DISCARD_VALUE
+        solver._call_at(tuple(self.fields), lib.pdd_best_discard_lines, hands, count, mode, floor,
+                        1 if line else 0, out)
+        flat = ffi.unpack(out, 4 * count)
+        return [(flat[k], None if flat[k + 1] < 0 else (flat[k + 1], flat[k + 2], flat[k + 3]))
+                for k in range(0, 4 * count, 4)]
+
     def canonical_tricks(self, solver: Solver, hands: Sequence[int], value_guess: int) -> tuple[int, int, int]:
         """Each seat's tricks along :meth:`Solver.best_line` on ``solver`` of the
         start with the hand masks ``hands``, ties broken in the canonical suit

@@ -301,6 +301,21 @@ def test_estimate_of_a_sample_is_the_mean_and_its_standard_error() -> None:
     assert result.exact is None
 
 
+@pytest.mark.parametrize("f", [lambda key: Fraction(key, 3) - 1, lambda key: float(key) / 7 - 0.5,
+                               lambda key: key % 2 == 0, lambda key: 0.0 if key else -0.0])
+@pytest.mark.parametrize("population", [None, 32, 40])
+def test_sampled_units_estimate_as_the_same_units_with_fraction_weights(f, population) -> None:
+    # A unit of one key and weight 1 skips the Fraction sums: the same
+    # estimate, to the last bit, as the general path (weights Fraction(1)).
+    rng = random.Random(5)
+    units = [{rng.randrange(9): 1} for _ in range(30)] + [{2: 1, 5: 1}, {4: Fraction(1, 2), 7: Fraction(1, 2)}]
+    general = [{key: Fraction(weight) for key, weight in unit.items()} for unit in units]
+    for exact in (False, True):
+        got = estimate(units, f, population_units=population, exact=exact)
+        want = estimate(general, f, population_units=population, exact=exact)
+        assert repr(got) == repr(want) and type(got.exact) is type(want.exact)
+
+
 def test_estimate_of_a_whole_population_is_exact() -> None:
     units = [{1: 2, 2: 1}, {5: 1}, {}]
     result = estimate(units, lambda key: key, population_units=3, exact=True)

@@ -66,6 +66,30 @@ def test_play_masks_equals_the_call_on_every_layout(name: str, contract: str | N
     assert kept >= 5
 
 
+@pytest.mark.parametrize("split", [False, True])
+@pytest.mark.parametrize("name, contract", [(name, None) for name in REQUESTS] + [
+    ("first defender, split", "misere")])
+def test_play_masks_many_equals_play_masks_one_by_one(name: str, contract: str | None, split: bool) -> None:
+    # The searches of many layouts in one C call (pdd_best_discard_lines):
+    # the same outcomes, and the same searches on the table (node counts).
+    request = request_of(name)
+    space = layout_space(request)
+    play = play_of(request, split, contract)
+    layouts = []
+    for index in range(min(60, space.count())):
+        hands = [request.hand.mask] * 3
+        hands[request.declarer], hands[request.other] = space.sample_masks(5, index)
+        layouts.append((hands[0], hands[1], hands[2]))
+    one, many = Solver(), Solver()
+    expected = [play.play_masks(masks, request.talon.mask, one) for masks in layouts]
+    got = play.play_masks_many(layouts[:7], request.talon.mask, many) + play.play_masks_many(
+        layouts[7:], request.talon.mask, many)
+    assert got == expected
+    assert many.stats().nodes == one.stats().nodes > 0
+    assert sum(outcome is not None for outcome in expected) >= 5
+    assert play.play_masks_many([], request.talon.mask, many) == []
+
+
 @pytest.mark.parametrize("name", ["second defender, auction model", "first defender, split",
                                   "endgame with prior tricks, split"])
 def test_whist_advice_figures_equal_with_and_without_the_lean_path(name: str, monkeypatch) -> None:

@@ -89,6 +89,21 @@ class Recording:
         return None if parts[0] & Hand.parse("...8").mask else {parts[0] & 0xFF: 1}
 
 
+class Batched(Recording):
+    """The same evaluator with a ``batch`` (runs of layouts in one call);
+    it records the size of each run."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.runs: list[int] = []
+
+    def batch(self, layouts, solver):
+        assert layouts
+        with self.lock:
+            self.runs.append(len(layouts))
+        return [self(parts, solver) for parts in layouts]
+
+
 def drawn_answer(space: LayoutSpace, layouts: int, seed: int, evaluate: Recording) -> tuple[dict, int, int, int]:
     """What a run one layout a task answers: the kept layouts' outcomes, kept,
     rejected, and the index past the last layout used."""
@@ -107,13 +122,15 @@ def drawn_answer(space: LayoutSpace, layouts: int, seed: int, evaluate: Recordin
     return merged, kept, rejected, index
 
 
+@pytest.mark.parametrize("batched", [False, True])
 @pytest.mark.parametrize("workers", [1, 2, 3])
 @pytest.mark.parametrize("layouts", [1, 40, 300])
-def test_a_sorted_run_keeps_the_drawn_layouts_and_searches_no_other(workers: int, layouts: int) -> None:
+def test_a_sorted_run_keeps_the_drawn_layouts_and_searches_no_other(workers: int, layouts: int,
+                                                                     batched: bool) -> None:
     space = small_space()
     reference = Recording()
     expected, kept, rejected, end = drawn_answer(space, layouts, 7, reference)
-    evaluate = Recording()
+    evaluate = Batched() if batched else Recording()
     run = run_layouts(space, evaluate, RunOptions(layouts=layouts, seed=7, workers=workers), masks=True)
     merged = dict(merge_units(run.units))
     assert (merged, run.stats.layouts, run.stats.rejected) == (expected, kept, rejected)
@@ -132,6 +149,10 @@ def test_a_sorted_run_keeps_the_drawn_layouts_and_searches_no_other(workers: int
         assert evaluate.calls == expected_order
         if layouts == 300:
             assert evaluate.calls != reference.calls   # the order did change
+    if batched and layouts == 300:
+        # Runs of up to SOLVE_RUN layouts of a worker's segment, shrinking to one at its end.
+        assert max(evaluate.runs) == parallel.SOLVE_RUN and min(evaluate.runs) == 1
+        assert sum(evaluate.runs) == len(evaluate.calls)
 
 
 def test_a_sorted_run_that_finds_too_few_layouts_stops_at_the_limit_of_tries() -> None:

@@ -89,7 +89,7 @@ def random_draw(rng: random.Random):
         "int32": lambda: rng.choice([INT32[0], -1, 0, 5, 10, 11, 2**31 - 3, INT32[1], rng.randint(*INT32)]),
         "uint32": lambda: rng.choice([0, 0xFFFFFFFF, rng.getrandbits(32)]),
         "stop": lambda: rng.random() < 0.25,
-        "calls": lambda: [rng.randrange(20) for _ in range(rng.randint(1, 4))],
+        "calls": lambda: [rng.randrange(21) for _ in range(rng.randint(1, 4))],
         "order": lambda: rng.sample(range(4), 4) if rng.random() < 0.5 else [rng.choice([-1, 0, 3, 4]) for _ in range(4)],
         "many": lambda: rng.choice([0, 1, 2, 3, -1, INT32[0]]),
         "count": lambda: rng.choice([29, 0, -1, 28, 30, INT32[1]]),
@@ -150,6 +150,10 @@ def hostile_calls(solver: Solver, c, draw) -> None:
         lambda: lib.pdd_solve_hands(h, c, draw("many"), draw("many"),
                                     ffi.new("uint32_t[6]", [draw("uint32") for _ in range(6)]), draw("many"),
                                     many_values),
+        # The hostile struct as the template, hostile hands for up to 3 layouts (the call reads at most 9).
+        lambda: lib.pdd_best_discard_lines(h, c, ffi.new("uint32_t[9]", [draw("uint32") for _ in range(9)]),
+                                           draw("many"), draw("int32"), draw("int32"), draw("int32"),
+                                           ffi.new("int32_t[12]")),
         # Small values (some valid) for the table policy; the table is then cleared.
         lambda: lib.pdd_set_table_policy(h, draw("many"), draw("many"), draw("many")),
     ]

@@ -376,6 +376,43 @@ class ContractPlay:
         tricks = start.canonical_tricks(solver, kept, value)
         return {(prior + tricks[declarer], self._whole(tricks)): 1}
 
+    def play_masks_many(self, layouts: Sequence[tuple[int, int, int]], talon: int,
+                        solver: Solver) -> list[dict[Hashable, Number] | None]:
+        """:meth:`play_masks` of each layout, the same outcomes; on the lean
+        path the searches of all of them in one C call
+        (:meth:`~solver.engine.StartDiscards.best_discards_lines`)."""
+        split_listed = self.split and not self.canonical_first
+        # The C call draws the line for every value at least the floor: the
+        # layouts a trick contract's auction test keeps (a misère's is a ceiling).
+        ceiling = self.auction is not None and self.contract.kind is not ContractKind.TRICKS
+        if self.played or self.model is not DiscardModel.BEST or split_listed or not self.lean or ceiling:
+            return [self.play_masks(hands, talon, solver) for hands in layouts]
+        declarer, auction, prior = self.declarer, self.auction, self.prior[self.declarer]
+        rejected = [self.rejects_masks(hands, talon) for hands in layouts]
+        searched: list[list[int]] = []
+        for hands, out in zip(layouts, rejected):
+            if not out:
+                pooled = list(hands)
+                pooled[declarer] |= talon
+                searched.append(pooled)
+        floor = 0 if auction is None else auction.value_floor(self.contract, prior)
+        start = solver.start_discards(self.contract, declarer, self.leader)
+        found = iter(start.best_discards_lines(solver, searched, self.split, floor, self.split))
+        outcomes: list[dict[Hashable, Number] | None] = []
+        for out in rejected:
+            if out:
+                outcomes.append(None)
+                continue
+            value, tricks = next(found)
+            if auction is not None and not auction.value_ok(self.contract, value, prior):
+                outcomes.append(None)
+            elif not self.split:
+                outcomes.append({(prior + value, None): 1})
+            else:
+                assert tricks is not None   # a value the auction keeps is at least the floor: a discard found
+                outcomes.append({(prior + tricks[declarer], self._whole(tricks)): 1})
+        return outcomes
+
     def __call__(self, hands: tuple[Hand, Hand, Hand], talon: Hand,
                  solver: Solver) -> dict[Hashable, Number] | None:
         """``hands[declarer]`` before he takes the talon. The outcome histogram

@@ -94,6 +94,13 @@ def estimate_collapsed(
     values: dict[Hashable, Number] = {}
     totals: list[tuple[Number, Number, int]] = []
     for unit, multiplicity in collapsed:
+        if len(unit) == 1:   # a sampled layout: one key, weight 1 (no Fraction arithmetic for it)
+            [(key, weight)] = unit.items()
+            if type(weight) is int and weight == 1:
+                if key not in values:
+                    values[key] = f(key)
+                totals.append((1, values[key], multiplicity))
+                continue
         weight_sum: Number = 0
         value_sum: Number = 0
         for key, weight in unit.items():

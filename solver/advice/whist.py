@@ -66,7 +66,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Callable, Hashable, Mapping
+from typing import Callable, Hashable, Mapping, Sequence
 
 from ..engine import Solver
 from ..notation import ContractKind, Hand
@@ -285,6 +285,14 @@ def advise_whist(request: WhistRequest, options: RunOptions | None = None) -> Wh
             known[parts] = None if outcome is None else next(iter(outcome))[0]  # type: ignore[index]
         return outcome
 
+    def evaluate_many(layouts: Sequence[tuple[int, ...]], solver: Solver) -> list[dict[Hashable, Number] | None]:
+        """``evaluate`` of each layout, their searches in one C call."""
+        outcomes = play.play_masks_many([deal_of(parts) for parts in layouts], talon, solver)
+        if remember:
+            for parts, outcome in zip(layouts, outcomes):
+                known[parts] = None if outcome is None else next(iter(outcome))[0]  # type: ignore[index]
+        return outcomes
+
     def rejects(parts: tuple[int, ...]) -> bool:
         """The layouts ``evaluate`` turns down without a search (the run
         solves the others in an order of its own: parallel.warm_key)."""
@@ -295,6 +303,7 @@ def advise_whist(request: WhistRequest, options: RunOptions | None = None) -> Wh
         return True
 
     evaluate.rejects = rejects  # type: ignore[attr-defined]
+    evaluate.batch = evaluate_many  # type: ignore[attr-defined]
     solvers: list[Solver] = []   # the run's, then the blind-discard figure's
     advice = whist_advice_from_run(request, run_layouts(space, evaluate, options, masks=True, solvers=solvers))
     if request.single_dummy.layouts:
