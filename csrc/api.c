@@ -28,6 +28,7 @@ pdd_solver *pdd_new(size_t table_bytes)
     S->table_bytes = table_bytes;
     S->options = PDD_OPT_ALL;
     S->solves_per_generation = 1;
+    tt_set_window(&S->table, TT_WINDOW_BYTES);   /* entries aged every call: tt.h */
     order_default_weights(S->lead_weights);
     atomic_init(&S->stop_requested, 0);
     return S;
@@ -64,6 +65,8 @@ int pdd_set_table_policy(pdd_solver *S, int part_ways, int solves_per_generation
         return PDD_ERR_NO_MEMORY;
     S->solves_per_generation = solves_per_generation;
     S->solves_in_generation = 0;
+    /* Entries kept over many calls want all the room (tt.h). */
+    tt_set_window(&S->table, solves_per_generation == 1 ? TT_WINDOW_BYTES : 0);
     /* Entries in use survive the aging (measured on the searching hands of
      * benchmarks/sets.py: about 5 % fewer nodes); not for unrelated positions,
      * whose search stays as it was tuned. */
