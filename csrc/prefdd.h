@@ -68,7 +68,9 @@ enum {
     PDD_OPT_EVERY_TRICK = 32, /* misere and all-pass, with PDD_OPT_QUICK: "every trick left?" answered exactly */
     PDD_OPT_EXIT_LOOKAHEAD = 64, /* misere and all-pass, with PDD_OPT_QUICK: the declarer on lead
                                   * caught after each of his exits, looked at one trick ahead */
-    PDD_OPT_ALL = 127
+    PDD_OPT_ALL_BUT_ONE = 128, /* misere and all-pass, with PDD_OPT_QUICK: "all but one trick left?" with a
+                                * defender on lead, "no" proved one trick ahead */
+    PDD_OPT_ALL = 255
 };
 
 typedef struct pdd_position {

@@ -64,4 +64,13 @@ void quick_tables_init(void);
  * trick past each of his exits (quick.c, caught_after_exit). */
 void misere_bounds(const board *b, const rules *r, int target_tricks, int options, int *lower, int *upper);
 
+/* Misere, no trump, a defender on lead at a trick start with four or more
+ * tricks left, the question "all but one?" (target_tricks = tricks left -
+ * 1): 1 when the declarer is proved to escape, taking at most tricks left
+ * - 2 (for every first trick of theirs an answer after which they cannot
+ * make him take every trick left, or he never wins another; quick.c,
+ * declarer_escapes), else 0 (not known). The search asks it with
+ * PDD_OPT_ALL_BUT_ONE after a table look-up that did not settle the node. */
+int misere_escapes(const board *b, const rules *r, int target_tricks);
+
 #endif

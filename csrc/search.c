@@ -212,6 +212,14 @@ int boundary_bound(pdd_solver *S, const board *b, int target, const int partitio
         if (v >= 0)
             return v;
     }
+    /* "All but one?" after the table: the escape test costs more than a
+     * look-up (measured with the test at an earlier stage, 200 random misere
+     * deals: asked before the table +3.6 % instructions, after it -1.8 %). */
+    if ((options & (PDD_OPT_QUICK | PDD_OPT_ALL_BUT_ONE)) == (PDD_OPT_QUICK | PDD_OPT_ALL_BUT_ONE)
+        && r->objective != PDD_TRICKS && misere_escapes(b, r, target - low)) {
+        *marks = live_cards(b);
+        return low + b->tricks_left - 2;
+    }
     /* The sure tricks come after the table: working them out costs more than
      * a look-up that misses (measured: -5 % instructions, +0.5 % nodes). */
     if ((options & PDD_OPT_QUICK) && r->objective == PDD_TRICKS)

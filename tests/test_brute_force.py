@@ -10,6 +10,7 @@ from hypothesis import given, settings, strategies as st
 
 from brute_force import Game
 from solver import Card, Contract, ContractKind, Deal, Hand, Position, Solver
+from solver._core import lib
 from solver.engine import OPT_ALL, OPT_NONE
 from solver.notation import NO_TRUMP
 
@@ -158,3 +159,49 @@ def test_every_trick_left_test_against_brute_force(contract: str) -> None:
         caught.add((value >= 1, position.leader == position.declarer))
     assert answers == {(every, place) for every in (True, False) for place in range(3)}
     assert caught == {(yes, on_lead) for yes in (True, False) for on_lead in (True, False)}
+
+
+def defender_led_endgame(rng: random.Random, size: int, contract: str) -> Position:
+    """A no-trump endgame at a trick start in two or three suits, the cards
+    dealt at random or (every other one) the declarer often holding the
+    higher ones, a defender on lead."""
+    if rng.random() < 0.5:
+        position = declarer_heavy_endgame(rng, size, contract)
+        deal, declarer = Deal(tuple(position.hands)), position.declarer
+    else:
+        suits = rng.sample(range(4), rng.randint(2, 3))
+        pool = rng.sample([s * 8 + r for s in suits for r in range(8)], 3 * size)
+        deal = Deal(tuple(Hand.from_cards(Card.from_index(c) for c in pool[k * size:(k + 1) * size])
+                          for k in range(3)))
+        declarer = rng.randrange(3)
+    return Position.start(deal, contract, declarer, (declarer + rng.randint(1, 2)) % 3)
+
+
+@pytest.mark.parametrize("contract", ["misere", "allpass"])
+def test_all_but_one_test_against_brute_force(contract: str) -> None:
+    """Misère and all-pass endgames at a trick start, a defender on lead: the
+    probe "does the declarer take all tricks left but one?", which
+    PDD_OPT_ALL_BUT_ONE's escape test answers "no" at the root when it
+    proves it (four tricks left or more), against the brute force and the
+    search without the test; either answer, the declarer second and third
+    to play, and the test settling the root (one node, where the search
+    without it needs more) in both places."""
+    rng = random.Random(f"all-but-one-{contract}")
+    solver, without = Solver(table_mib=1), Solver(table_mib=1)
+    without.set_options(OPT_ALL & ~lib.PDD_OPT_ALL_BUT_ONE)
+    answers, settled = set(), set()
+    for i in range(120):
+        size = 5 if i % 4 == 0 else 4
+        position = defender_led_endgame(rng, size, contract)
+        value = brute_value(position)
+        place = (position.declarer - position.leader) % 3
+        solver.reset_stats()
+        without.reset_stats()
+        answer = solver.probe(position, size - 1)
+        assert answer == (value >= size - 1), position
+        assert without.probe(position, size - 1) == answer, position
+        answers.add((answer, place))
+        if solver.stats().nodes == 1 < without.stats().nodes:
+            settled.add(place)
+    assert answers == {(answer, place) for answer in (True, False) for place in (1, 2)}
+    assert settled == {1, 2}
