@@ -53,6 +53,11 @@ def test_sampled_layouts_are_the_seeded_shuffles_of_the_free_cards(free: str, si
             expected.append(part.mask | sum(1 << card for card in cards[start:start + size]))
             start += size
         assert space.sample_masks(seed, index) == tuple(expected), (seed, index)
+    # Many layouts in one C call (pdd_shuffle_deals): the same deals, a key
+    # that does not fit among them drawing the whole range in Python.
+    for seed, start, end in [(1, 0, 300), (-2**64, 5, 69), (2**40, 7, 7), (huge, 0, 2), (0, 9, 10)]:
+        assert space.sample_masks_many(seed, start, end) == [space.sample_masks(seed, index)
+                                                             for index in range(start, end)]
 
 
 def test_full_deal_space_has_every_split() -> None:
