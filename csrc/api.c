@@ -155,6 +155,20 @@ static int check_trick_cards(const pdd_position *p)
     return PDD_OK;
 }
 
+/* Adds count cards to *seen: the error invalid for a card out of 0..31,
+ * PDD_ERR_DUPLICATE for one already seen. */
+static int add_cards(const int32_t *cards, int count, int invalid, uint32_t *seen)
+{
+    for (int i = 0; i < count; i++) {
+        if (!valid_card(cards[i]))
+            return invalid;
+        if (*seen & (1u << cards[i]))
+            return PDD_ERR_DUPLICATE;
+        *seen |= 1u << cards[i];
+    }
+    return PDD_OK;
+}
+
 static int check_cards(const pdd_position *p)
 {
     uint32_t seen = 0;
@@ -163,21 +177,8 @@ static int check_cards(const pdd_position *p)
             return PDD_ERR_DUPLICATE;
         seen |= p->hands[s];
     }
-    for (int i = 0; i < p->trick_count; i++) {
-        if (!valid_card(p->trick[i]))
-            return PDD_ERR_TRICK;
-        if (seen & (1u << p->trick[i]))
-            return PDD_ERR_DUPLICATE;
-        seen |= 1u << p->trick[i];
-    }
-    for (int i = 0; i < p->talon_count; i++) {
-        if (!valid_card(p->talon[i]))
-            return PDD_ERR_TALON;
-        if (seen & (1u << p->talon[i]))
-            return PDD_ERR_DUPLICATE;
-        seen |= 1u << p->talon[i];
-    }
-    return PDD_OK;
+    int err = add_cards(p->trick, p->trick_count, PDD_ERR_TRICK, &seen);
+    return err == PDD_OK ? add_cards(p->talon, p->talon_count, PDD_ERR_TALON, &seen) : err;
 }
 
 /* Seats that already played to the current trick hold one card fewer. */

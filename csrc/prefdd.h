@@ -355,6 +355,14 @@ int pdd_maxn_line(pdd_solver *solver, const pdd_position *position, pdd_maxn_res
 enum { PDD_MAX_KEY_WORDS = 64, PDD_MAX_PARTS = 8 };
 int pdd_shuffle_deal(const uint32_t *key, int key_words, const int32_t *cards, int count,
                      const int32_t *sizes, int parts, uint32_t *masks);
+/* pdd_shuffle_deal of `deals` keys in one call: key d has key_words[d]
+ * words, following key d - 1's in keys[]; its parts' masks are
+ * masks[d * parts .. d * parts + parts), set to fixed[0..parts) first. The
+ * first error ends the call and is answered (the later deals unset).
+ * Measured on the whist advice's draws: 4.5 us a layout through the
+ * binding one at a time, the C shuffle 2.6 us of it. */
+int pdd_shuffle_deals(const uint32_t *keys, const int32_t *key_words, int deals, const int32_t *cards, int count,
+                      const int32_t *sizes, int parts, const uint32_t *fixed, uint32_t *masks);
 /* CDEF END */
 
 #endif

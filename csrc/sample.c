@@ -139,3 +139,21 @@ int pdd_shuffle_deal(const uint32_t *key, int key_words, const int32_t *cards, i
             masks[p] |= 1u << deck[c++];
     return PDD_OK;
 }
+
+int pdd_shuffle_deals(const uint32_t *keys, const int32_t *key_words, int deals, const int32_t *cards, int count,
+                      const int32_t *sizes, int parts, const uint32_t *fixed, uint32_t *masks)
+{
+    if (deals < 0 || parts < 1 || parts > PDD_MAX_PARTS)
+        return PDD_ERR_COUNT;
+    if (deals > 0 && (!keys || !key_words || !fixed || !masks))
+        return PDD_ERR_NULL;
+    for (int d = 0; d < deals; d++) {
+        uint32_t *deal = masks + (size_t)d * (size_t)parts;
+        memcpy(deal, fixed, (size_t)parts * sizeof *deal);
+        int err = pdd_shuffle_deal(keys, key_words[d], cards, count, sizes, parts, deal);
+        if (err != PDD_OK)
+            return err;
+        keys += key_words[d];   /* checked by pdd_shuffle_deal: 1..PDD_MAX_KEY_WORDS */
+    }
+    return PDD_OK;
+}

@@ -53,6 +53,11 @@ def test_sampled_layouts_are_the_seeded_shuffles_of_the_free_cards(free: str, si
             expected.append(part.mask | sum(1 << card for card in cards[start:start + size]))
             start += size
         assert space.sample_masks(seed, index) == tuple(expected), (seed, index)
+    # Many layouts in one C call (pdd_shuffle_deals): the same deals, a key
+    # that does not fit among them drawing the whole range in Python.
+    for seed, start, end in [(1, 0, 300), (-2**64, 5, 69), (2**40, 7, 7), (huge, 0, 2), (0, 9, 10)]:
+        assert space.sample_masks_many(seed, start, end) == [space.sample_masks(seed, index)
+                                                             for index in range(start, end)]
 
 
 def test_full_deal_space_has_every_split() -> None:
@@ -320,6 +325,12 @@ def test_estimate_of_a_whole_population_is_exact() -> None:
     units = [{1: 2, 2: 1}, {5: 1}, {}]
     result = estimate(units, lambda key: key, population_units=3, exact=True)
     assert result.exact == Fraction(1 * 2 + 2 + 5, 4) and result.std_error == 0
+
+
+def test_an_estimate_as_one_float_is_its_exact_mean_when_known() -> None:
+    assert Estimate(0.1, 0.2).as_float() == 0.1
+    # a mean rounded elsewhere (e.g. read back from JSON) gives way to the exact one
+    assert Estimate(0.33, 0.0, Fraction(1, 3)).as_float() == 1 / 3
 
 
 def test_estimate_of_part_of_a_population_shrinks_with_coverage() -> None:

@@ -65,11 +65,14 @@ def mutate(c, field: str, value: int) -> None:
     setattr(c, field, value)
 
 
+CALLS = 22
+"""The entry points hostile_calls makes (each call draws from them)."""
+
 STRATEGIES = {
     "int32": int32,
     "uint32": uint32,
     "stop": st.integers(0, 3).map(lambda k: k == 0),   # a quarter of the calls
-    "calls": st.lists(st.integers(0, 19), min_size=1, max_size=4),
+    "calls": st.lists(st.integers(0, CALLS - 1), min_size=1, max_size=4),
     "order": st.one_of(st.permutations([0, 1, 2, 3]), st.lists(st.sampled_from([-1, 0, 3, 4, INT32[1]]),
                                                               min_size=4, max_size=4)),
     "many": st.sampled_from([0, 1, 2, 3, -1, INT32[0]]),
@@ -89,7 +92,7 @@ def random_draw(rng: random.Random):
         "int32": lambda: rng.choice([INT32[0], -1, 0, 5, 10, 11, 2**31 - 3, INT32[1], rng.randint(*INT32)]),
         "uint32": lambda: rng.choice([0, 0xFFFFFFFF, rng.getrandbits(32)]),
         "stop": lambda: rng.random() < 0.25,
-        "calls": lambda: [rng.randrange(21) for _ in range(rng.randint(1, 4))],
+        "calls": lambda: [rng.randrange(CALLS) for _ in range(rng.randint(1, 4))],
         "order": lambda: rng.sample(range(4), 4) if rng.random() < 0.5 else [rng.choice([-1, 0, 3, 4]) for _ in range(4)],
         "many": lambda: rng.choice([0, 1, 2, 3, -1, INT32[0]]),
         "count": lambda: rng.choice([29, 0, -1, 28, 30, INT32[1]]),
@@ -140,6 +143,12 @@ def hostile_calls(solver: Solver, c, draw) -> None:
                                      ffi.new("int32_t[32]", [draw("int32") for _ in range(32)]), draw("count"),
                                      ffi.new("int32_t[8]", [draw("many") for _ in range(8)]), draw("many"),
                                      ffi.new("uint32_t[8]")),
+        # Up to 3 deals (the call reads at most 3 key counts, 3 * 64 key words, 8 fixed masks, 24 masks).
+        lambda: lib.pdd_shuffle_deals(ffi.new("uint32_t[192]", [draw("uint32")] * 192),
+                                      ffi.new("int32_t[3]", [draw("count") for _ in range(3)]), draw("many"),
+                                      ffi.new("int32_t[32]", [draw("int32") for _ in range(32)]), draw("count"),
+                                      ffi.new("int32_t[8]", [draw("many") for _ in range(8)]), draw("many"),
+                                      ffi.new("uint32_t[8]"), ffi.new("uint32_t[24]")),
         lambda: lib.pdd_set_order_weights(h, ffi.new("int[]", draw("weights")),
                                           draw("count")),
         lambda: lib.pdd_solve_many(h, many, draw("many"), many_values),
@@ -157,6 +166,7 @@ def hostile_calls(solver: Solver, c, draw) -> None:
         # Small values (some valid) for the table policy; the table is then cleared.
         lambda: lib.pdd_set_table_policy(h, draw("many"), draw("many"), draw("many")),
     ]
+    assert len(calls) == CALLS
     for call in draw("calls"):
         if draw("stop"):
             lib.pdd_request_stop(h)

@@ -198,6 +198,14 @@ class LayoutSpace:
             start += size
         return tuple(masks)
 
+    def sample_masks_many(self, seed: int, start: int, end: int) -> list[tuple[int, ...]]:
+        """:meth:`sample_masks` of the indices ``start`` to ``end`` (excluded),
+        those whose seeds' keys fit the C seeding drawn in one C call."""
+        keys = [layout_seed(seed, index) for index in range(start, end)]
+        if not all(ShuffleDeal.fits(key) for key in keys):
+            return [self.sample_masks(seed, index) for index in range(start, end)]
+        return self._dealer.deal_many(keys)
+
     def enumerate(self) -> Iterator[tuple[Hand, ...]]:
         """Every layout once; the last two parts in revolving-door order
         over :func:`warm_order`."""
@@ -220,7 +228,8 @@ class LayoutSpace:
     def first_masks(self) -> tuple[int, ...]:
         """The first layout of :meth:`enumerate_masks`, without listing its
         block: the first subset of :func:`revolving_door` ``(n, k)`` is the
-        first ``k`` cards."""
+        first ``k`` cards. Every space has one: one whose sizes do not fill
+        the free cards is refused when built (AdviceError, :func:`check_parts`)."""
         head, rest, cards = next(self._blocks())
         mask = sum(1 << card for card in cards[:self.sizes[-2]])
         return head + (self.fixed[-2].mask | mask, self.fixed[-1].mask | (rest & ~mask))

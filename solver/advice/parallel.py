@@ -832,8 +832,8 @@ class _SortedSampleEngine(_Engine):
             if kind == "draw":
                 start, end = what  # type: ignore[misc]
                 waiting, rejected = [], []
-                for index in range(start, end):
-                    parts = self.space.sample_masks(self.options.seed, index)
+                drawn = self.space.sample_masks_many(self.options.seed, start, end)
+                for index, parts in zip(range(start, end), drawn):
                     (rejected.append(index) if self.rejects(parts) else waiting.append((index, parts)))
                 with self.lock:
                     self._drawn(start, end, waiting, rejected)
