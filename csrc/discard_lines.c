@@ -47,7 +47,7 @@ int pdd_best_discard_lines(pdd_solver *solver, const pdd_position *template, con
     if (template->declarer < 0 || template->declarer > 2)
         return PDD_ERR_SEAT;
     for (int i = 0; i < count; i++) {
-        int err = layout(solver, template, hands + 3 * i, mode, floor, line, out + 4 * i);
+        int err = layout(solver, template, hands + 3 * (size_t)i, mode, floor, line, out + 4 * (size_t)i);
         if (err != PDD_OK)
             return err;
     }

@@ -496,10 +496,10 @@ static int caught_after_exit(const board *b, int d)
  * tricks tried.
  *
  * The position after the trick is built in lost_escapes and won_escapes,
- * kept out of line, as a copy of the board: GCC 12.2 at -O3 compiled an
- * earlier shape of this probe (the hands after the trick in a local array,
- * the pairing tests inlined into it) wrongly, its answers differing from
- * -O0 and from -O3 -fno-tree-pre. This one gives the same answers and node
+ * kept out of line, as a copy of the board: GCC 12.2 at -O3 builds the
+ * other natural shape (the hands after the trick in a local array, the
+ * pairing tests inlined into it) wrongly, its answers differing from -O0
+ * and from -O3 -fno-tree-pre. This shape gives the same answers and node
  * counts in all three builds. */
 typedef struct escape_start {
     const board *b;
