@@ -22,12 +22,12 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 sys.path.insert(0, str(ROOT / "csrc"))
 
 from build_ffi import C_SOURCES, OPTIMISE, arch_flags  # noqa: E402
-from endgame_oracle import job_sets  # noqa: E402
+from endgame_oracle import DRIVER_DEFINES, job_sets  # noqa: E402
 
 
 def build(tree: Path, out: Path) -> Path:
     csrc = tree.resolve() / "csrc"
-    subprocess.run(["gcc", *OPTIMISE, *arch_flags(), "-D_POSIX_C_SOURCE=200809L", f"-I{csrc}",
+    subprocess.run(["gcc", *OPTIMISE, *arch_flags(), *DRIVER_DEFINES, f"-I{csrc}",
                     *(f for name in C_SOURCES for f in ("-include", str(csrc / name))),
                     "-o", str(out), str(ROOT / "benchmarks" / "endgame_oracle.c"), "-lpthread"], check=True)
     return out

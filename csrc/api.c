@@ -28,6 +28,7 @@ pdd_solver *pdd_new(size_t table_bytes)
     S->table_bytes = table_bytes;
     S->options = PDD_OPT_ALL;
     S->solves_per_generation = 1;
+    tt_set_window(&S->table, TT_WINDOW_BYTES);   /* entries aged every call: tt.h */
     order_default_weights(S->lead_weights);
     atomic_init(&S->stop_requested, 0);
     return S;
@@ -64,6 +65,8 @@ int pdd_set_table_policy(pdd_solver *S, int part_ways, int solves_per_generation
         return PDD_ERR_NO_MEMORY;
     S->solves_per_generation = solves_per_generation;
     S->solves_in_generation = 0;
+    /* Entries kept over many calls want all the room (tt.h). */
+    tt_set_window(&S->table, solves_per_generation == 1 ? TT_WINDOW_BYTES : 0);
     /* Entries in use survive the aging (measured on the searching hands of
      * benchmarks/sets.py: about 5 % fewer nodes); not for unrelated positions,
      * whose search stays as it was tuned. */
@@ -152,6 +155,20 @@ static int check_trick_cards(const pdd_position *p)
     return PDD_OK;
 }
 
+/* Adds count cards to *seen: the error invalid for a card out of 0..31,
+ * PDD_ERR_DUPLICATE for one already seen. */
+static int add_cards(const int32_t *cards, int count, int invalid, uint32_t *seen)
+{
+    for (int i = 0; i < count; i++) {
+        if (!valid_card(cards[i]))
+            return invalid;
+        if (*seen & (1u << cards[i]))
+            return PDD_ERR_DUPLICATE;
+        *seen |= 1u << cards[i];
+    }
+    return PDD_OK;
+}
+
 static int check_cards(const pdd_position *p)
 {
     uint32_t seen = 0;
@@ -160,21 +177,8 @@ static int check_cards(const pdd_position *p)
             return PDD_ERR_DUPLICATE;
         seen |= p->hands[s];
     }
-    for (int i = 0; i < p->trick_count; i++) {
-        if (!valid_card(p->trick[i]))
-            return PDD_ERR_TRICK;
-        if (seen & (1u << p->trick[i]))
-            return PDD_ERR_DUPLICATE;
-        seen |= 1u << p->trick[i];
-    }
-    for (int i = 0; i < p->talon_count; i++) {
-        if (!valid_card(p->talon[i]))
-            return PDD_ERR_TALON;
-        if (seen & (1u << p->talon[i]))
-            return PDD_ERR_DUPLICATE;
-        seen |= 1u << p->talon[i];
-    }
-    return PDD_OK;
+    int err = add_cards(p->trick, p->trick_count, PDD_ERR_TRICK, &seen);
+    return err == PDD_OK ? add_cards(p->talon, p->talon_count, PDD_ERR_TALON, &seen) : err;
 }
 
 /* Seats that already played to the current trick hold one card fewer. */

@@ -410,13 +410,18 @@ int search_ordered_moves(pdd_solver *S, const board *b, uint32_t moves, int card
     return moves_to_try(S, b, moves, NO_CARD, cards);
 }
 
+void search_clear_history(pdd_solver *S)
+{
+    memset(S->history, 0, sizeof S->history);
+}
+
 void search_begin(pdd_solver *S)
 {
     /* A stop requested before the call stops it at once: the search itself
      * looks only every STOP_CHECK_INTERVAL nodes, and a small one would
      * otherwise finish regardless. */
     S->stopped = stop_pending(S);
-    memset(S->history, 0, sizeof S->history);   /* card history means nothing in another deal */
+    search_clear_history(S);   /* card history means nothing in another deal */
     memset(S->killer, NO_CARD, sizeof S->killer);
     if (++S->solves_in_generation >= S->solves_per_generation) {
         tt_new_generation(&S->table);

@@ -32,6 +32,8 @@ static inline int stop_pending(pdd_solver *S)
 /* Ready the solver for a new top-level call (stop flag, move history and
  * killer leads, table generation). */
 void search_begin(pdd_solver *S);
+/* Forget the move history (the cut-offs that order the leads). */
+void search_clear_history(pdd_solver *S);
 /* Null-window search: 1 if the declarer's total tricks reach target under the
  * objective, else 0 (also 0 when stopped: check solver->stopped). */
 int search_probe(pdd_solver *S, const board *b, int target);

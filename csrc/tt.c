@@ -151,6 +151,7 @@ int tt_reshape(tt *t, size_t exact_bytes, size_t part_bytes, int ways)
     if (t->entries && t->parts && buckets - 1 == t->bucket_mask && parts - 1 == t->part_mask
         && stride == t->part_stride) {
         tt_clear(t);   /* the same shape: no new memory to touch */
+        t->window_mask = t->bucket_mask;
         return 0;
     }
     void *entries_block, *parts_block;
@@ -166,6 +167,7 @@ int tt_reshape(tt *t, size_t exact_bytes, size_t part_bytes, int ways)
     t->parts_block = parts_block;
     t->entries = entries;
     t->bucket_mask = buckets - 1;
+    t->window_mask = t->bucket_mask;
     t->parts = memory;
     t->part_mask = parts - 1;
     t->part_bytes = parts * stride;
@@ -194,6 +196,12 @@ void tt_clear(tt *t)
         memset(t->parts, 0, t->part_bytes);
     t->entries_used = t->parts_used = 0;
     t->generation = 1;
+}
+
+void tt_set_window(tt *t, size_t bytes)
+{
+    size_t buckets = bytes ? power_of_two_items(bytes, sizeof(tt_entry) * TT_WAYS) : 0;
+    t->window_mask = buckets && buckets - 1 < t->bucket_mask ? buckets - 1 : t->bucket_mask;
 }
 
 void tt_new_generation(tt *t)
@@ -609,7 +617,7 @@ void tt_store_part(tt *t, const tt_position *p, uint32_t spec, int lower, int up
 
 static tt_entry *bucket_of(const tt *t, const tt_key *k)
 {
-    return t->entries + (tt_key_hash(k) & t->bucket_mask) * TT_WAYS;
+    return t->entries + (tt_key_hash(k) & t->window_mask) * TT_WAYS;
 }
 
 void tt_prefetch_part(const tt *t, const board *b, const rules *r)

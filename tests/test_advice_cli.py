@@ -1,12 +1,15 @@
 """``prefdd whist``, ``prefdd bid`` and ``prefdd enumerate``: readable and
-JSON output, and errors with exit status 2."""
+JSON output, errors with exit status 2, and the options the advice
+commands share declared alike."""
 from __future__ import annotations
 
+import argparse
 import json
 
 import pytest
 
-from solver.cli import main
+from solver.advice.cli_common import _tricks
+from solver.cli import build_parser, main
 
 WHIST = ["whist", ".T.A7.", "--talon", "..K.8", "--contract", "6s", "--declarer", "1", "--seat", "2",
          "--other", "pass", "--unseen", "7.K.J.AK9", "--prior-tricks", "1,4,2", "--workers", "1"]
@@ -106,3 +109,18 @@ def test_bid_offers_pass_readable_and_json(capsys) -> None:
     code, out, _ = run(argv + ["--json", "--no-pass", "--contracts", "6s"], capsys)
     answer = json.loads(out)
     assert answer["pass"] is None and answer["recommendation"] == "6s"
+
+
+def _declared(command: str, option: str) -> tuple[object, ...]:
+    parsers = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)).choices
+    action = next(a for a in parsers[command]._actions if option in a.option_strings)
+    return (type(action), tuple(action.option_strings), action.dest, action.type, action.default, action.const,
+            action.nargs, action.help)
+
+
+@pytest.mark.parametrize("option, type_, default", [("--prior-tricks", _tricks, (0, 0, 0)),
+                                                    ("--four-players", None, False)])
+def test_the_advice_commands_declare_the_shared_options_alike(option: str, type_: object, default: object) -> None:
+    declared = {command: _declared(command, option) for command in ("whist", "bid", "enumerate", "play")}
+    assert len(set(declared.values())) == 1, declared
+    assert declared["whist"][3:5] == (type_, default)

@@ -327,6 +327,12 @@ def test_estimate_of_a_whole_population_is_exact() -> None:
     assert result.exact == Fraction(1 * 2 + 2 + 5, 4) and result.std_error == 0
 
 
+def test_an_estimate_as_one_float_is_its_exact_mean_when_known() -> None:
+    assert Estimate(0.1, 0.2).as_float() == 0.1
+    # a mean rounded elsewhere (e.g. read back from JSON) gives way to the exact one
+    assert Estimate(0.33, 0.0, Fraction(1, 3)).as_float() == 1 / 3
+
+
 def test_estimate_of_part_of_a_population_shrinks_with_coverage() -> None:
     units = [{v: 1, v + 1: 1} for v in range(10)]
     partial = estimate(units[:5], lambda key: key, population_units=10)

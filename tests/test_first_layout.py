@@ -3,6 +3,8 @@ the play advice checks the play on it without listing any layouts."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from solver import Hand
 from solver.advice import AdviceError, RunOptions, advise_play, play_request
@@ -47,6 +49,34 @@ def test_first_revolving_door_subset_is_the_first_k_elements(n: int, k: int) -> 
 ])
 def test_first_layout_of_a_constrained_space_is_its_enumerations_first(free, sizes, fixed, barred) -> None:
     space = ConstrainedSpace(Hand.parse(free), sizes, _hands(*fixed), _hands(*barred))
+    assert space.first_masks() == next(space.enumerate_masks())
+
+
+@st.composite
+def _layout_spaces(draw: st.DrawFn) -> tuple[int, tuple[int, ...]]:
+    """A free hand of up to 8 cards and two to four part sizes: mostly
+    filling it, sometimes one card off (more, fewer, a negative part)."""
+    cards = draw(st.sets(st.integers(0, 31), max_size=8))
+    cuts = sorted(draw(st.lists(st.integers(0, len(cards)), min_size=1, max_size=3)))
+    sizes = [b - a for a, b in zip([0] + cuts, cuts + [len(cards)])]
+    sizes[draw(st.integers(0, len(sizes) - 1))] += draw(st.sampled_from([0, 0, 0, 1, -1]))
+    return sum(1 << card for card in cards), tuple(sizes)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_layout_spaces())
+def test_a_layout_space_is_never_empty(space_args: tuple[int, tuple[int, ...]]) -> None:
+    """A LayoutSpace that cannot be dealt is refused when built (AdviceError,
+    as a ConstrainedSpace without layouts is by first_masks); one that is
+    built has a first layout, that of its enumeration."""
+    free, sizes = space_args
+    fixed = tuple(Hand(0) for _ in sizes)
+    if any(size < 0 for size in sizes) or sum(sizes) != bin(free).count("1"):
+        with pytest.raises(AdviceError, match="part|cannot fill"):
+            LayoutSpace(Hand(free), sizes, fixed)
+        return
+    space = LayoutSpace(Hand(free), sizes, fixed)
+    assert space.count() >= 1
     assert space.first_masks() == next(space.enumerate_masks())
 
 

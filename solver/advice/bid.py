@@ -275,10 +275,6 @@ class _Reader:
                               dict(sorted(tricks.items())), discard)
 
 
-def _mean(value: Estimate) -> float:
-    return value.mean if value.exact is None else float(value.exact)
-
-
 def advise_bid(request: BidRequest, options: RunOptions | None = None) -> BidAdvice:
     """Every contract's chance and expected value over the hidden layouts."""
     started = time.monotonic()
@@ -345,7 +341,7 @@ def _with_conservative(advice: BidAdvice, options: RunOptions, seen: dict[tuple[
     if figure is None:
         return replace(advice, notes=advice.notes + ("conservative figure (blind discard) not measured: no layout "
                                                      "kept in its budget",))
-    others = sorted((c for c in advice.contracts if c.contract != best.contract), key=lambda c: -_mean(c.value))
+    others = sorted((c for c in advice.contracts if c.contract != best.contract), key=lambda c: -c.value.as_float())
     runner = measure(others[0].contract) if others else None
     note = (f"conservative figure ({BLIND_NOTE}; {figure.layouts} layouts, {figure.worlds} worlds each): "
             f"{best.contract.pretty()} {figure.tricks.conservative:.2f} tricks against "
@@ -481,15 +477,15 @@ def _with_pass(advice: BidAdvice, reader: "_Reader", best_slot: int, pass_slot: 
     best = advice.recommended
     contract_value = reader.value_function(best.contract, best_slot)
     gain = reader.estimate(lambda key: pass_value(key) - contract_value(key))
-    if _mean(passing.value) > _mean(best.value):
+    if passing.value.as_float() > best.value.as_float():
         recommendation, advantage = "pass", gain
-        plan = (f"pass: if the others pass too, the all-pass is worth {_mean(passing.value):.2f} whists to you, "
-                f"more than the best contract, {best.contract.pretty()} ({_mean(best.value):.2f})")
+        plan = (f"pass: if the others pass too, the all-pass is worth {passing.value.as_float():.2f} whists to you, "
+                f"more than the best contract, {best.contract.pretty()} ({best.value.as_float():.2f})")
     else:
         recommendation, advantage = str(best.contract), reader.estimate(lambda key: -pass_value(key)
                                                                         + contract_value(key))
-        plan = (f"bid {best.contract.pretty()} ({_mean(best.value):.2f} whists), more than passing into an "
-                f"all-pass ({_mean(passing.value):.2f})")
+        plan = (f"bid {best.contract.pretty()} ({best.value.as_float():.2f} whists), more than passing into an "
+                f"all-pass ({passing.value.as_float():.2f})")
     sure = 1.0 if advantage.mean == 0 and advantage.std_error == 0 else sureness(advantage)
     note = ("pass: valued as an all-pass played (the others pass too), its tricks from the exact max^n "
             "solution of each layout, scored as a first all-pass")
@@ -525,7 +521,7 @@ def _advise_after_talon(request: BidRequest, options: RunOptions) -> BidAdvice:
     every_discard: dict[Contract, list[ContractAdvice]] = {}
     for contract in request.contracts:
         options_for = [reader.advice(contract, slot(i, contract), discard) for i, discard in enumerate(discards)]
-        options_for.sort(key=lambda advice: -_mean(advice.value))
+        options_for.sort(key=lambda advice: -advice.value.as_float())
         every_discard[contract] = options_for
         per_contract.append(options_for[0])
     contracts = tuple(per_contract)
@@ -542,7 +538,7 @@ def _rank(reader: _Reader, contracts: tuple[ContractAdvice, ...], slot_of) -> tu
     """The best contract (the first in bidding order among equals), how sure,
     its paired advantage over the runner-up, and the contracts worth exactly
     the same on every layout (skipped as runner-ups)."""
-    ranked = sorted(range(len(contracts)), key=lambda i: (-_mean(contracts[i].value), i))
+    ranked = sorted(range(len(contracts)), key=lambda i: (-contracts[i].value.as_float(), i))
     best = contracts[ranked[0]]
     best_value = reader.value_function(best.contract, slot_of(best))
     ties = []

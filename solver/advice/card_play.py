@@ -481,10 +481,6 @@ def _evaluator(r: PlayRequest, setup: _Setup, split: bool):
     return evaluate
 
 
-def _mean(value: Estimate) -> float:
-    return value.mean if value.exact is None else float(value.exact)
-
-
 def advise_play(request: PlayRequest, options: RunOptions | None = None) -> PlayAdvice:
     """Each legal card's expected tricks and whists over the layouts the seat cannot see."""
     options = options or RunOptions()
@@ -515,8 +511,8 @@ def _advice(r: PlayRequest, setup: _Setup, scenario: Scenario, run: LayoutRun) -
             declarer_fails=run.estimate(lambda key: fail_of[key]),
             fail_count=int(sum(weight for key, weight in merged.items() if fail_of[key]))))
     side = 1 if (r.seat == r.declarer) == (r.contract.kind is ContractKind.TRICKS) else -1
-    ranked = sorted(range(len(cards)), key=lambda i: (-_mean(cards[i].value),
-                                                      -side * _mean(cards[i].declarer_tricks), i))
+    ranked = sorted(range(len(cards)), key=lambda i: (-cards[i].value.as_float(),
+                                                      -side * cards[i].declarer_tricks.as_float(), i))
     best = ranked[0]
     advantage, sure = None, 1.0
     for index in ranked[1:]:

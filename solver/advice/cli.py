@@ -26,8 +26,8 @@ from .. import cli_args
 from ..notation import SEAT_NAMES
 from .bid import BidAdvice, advise_bid, bid_request
 from .blind_discard import BLIND_DISCARD
-from .cli_common import (EXIT_INTERRUPTED, _add_common, _cards, _options, _percent, _run, _run_line, _tricks,
-                         _value)
+from .cli_common import (EXIT_INTERRUPTED, _add_common, _add_four_players, _add_prior_tricks, _cards, _options,
+                         _percent, _run, _run_line, _value)
 from .errors import AdviceError
 from .jsonio import bid_json, whist_json
 from .optimism import Optimism
@@ -227,8 +227,7 @@ def register(subparsers: Any) -> None:
                             "also пас, вист, полвиста")
     whist.add_argument("--played", help="cards played so far, in order from the first lead")
     whist.add_argument("--unseen", help="endgames: the declarer's and the other defender's cards together")
-    whist.add_argument("--prior-tricks", type=_tricks, default=(0, 0, 0),
-                       help="endgames: tricks taken before, by seat, e.g. 2,1,1")
+    _add_prior_tricks(whist)
     whist.add_argument("--discard-model", choices=["best", "uniform"], default="best",
                        help="the declarer's discard: his double-dummy best (default) or uniform among "
                             "those that keep the contract makeable")
@@ -248,7 +247,7 @@ def register(subparsers: Any) -> None:
                        help="auction model: fewest tops of a partner who whisted (default 1; -1: no test)")
     whist.add_argument("--split", action="store_true",
                        help="always count the defenders' split of tricks (the canonical line, see the README)")
-    whist.add_argument("--four-players", action="store_true", help="score a 4-player game (the dealer sits out)")
+    _add_four_players(whist)
     whist.add_argument("--single-dummy", type=int, default=0, metavar="N",
                        help="also play N layouts with the declarer single dummy (he does not see the "
                             "defenders' cards; his play by Monte Carlo worlds at each turn): the stronger "
@@ -270,8 +269,8 @@ def register(subparsers: Any) -> None:
     bid.add_argument("--defence", choices=["whist", "pass", "both"], default="whist",
                      help="how the defenders answer (default: one whists, one passes)")
     bid.add_argument("--unseen", help="endgames: every other card in play")
-    bid.add_argument("--prior-tricks", type=_tricks, default=(0, 0, 0), help="endgames: tricks before, by seat")
-    bid.add_argument("--four-players", action="store_true", help="score a 4-player game")
+    _add_prior_tricks(bid)
+    _add_four_players(bid)
     bid.add_argument("--single-dummy", type=int, default=0, metavar="N",
                      help="also play the best contract on N layouts single dummy (the declarer does not see "
                           "the defenders' cards; his play by Monte Carlo worlds at each turn)")

@@ -29,6 +29,17 @@ def _tricks(text: str) -> tuple[int, int, int]:
     return int(parts[0]), int(parts[1]), int(parts[2])
 
 
+def _add_prior_tricks(parser: argparse.ArgumentParser) -> None:
+    """``--prior-tricks``, as every command that takes an endgame declares it."""
+    parser.add_argument("--prior-tricks", type=_tricks, default=(0, 0, 0),
+                        help="endgames: tricks taken before, by seat, e.g. 2,1,1")
+
+
+def _add_four_players(parser: argparse.ArgumentParser) -> None:
+    """``--four-players``, as every command that scores declares it."""
+    parser.add_argument("--four-players", action="store_true", help="score a 4-player game (the dealer sits out)")
+
+
 def _options(pairs: list[str] | None) -> dict[str, Any]:
     result: dict[str, Any] = {}
     for pair in pairs or []:

@@ -9,7 +9,8 @@ from typing import Any
 
 from .. import cli_args
 from ..notation import SEAT_NAMES
-from .cli_common import _add_common, _options, _percent, _run, _run_line, _tricks, _value
+from .cli_common import (_add_common, _add_four_players, _add_prior_tricks, _options, _percent, _run, _run_line,
+                         _value)
 from .enumeration import Enumeration, enumerate_splits, enumeration_request
 
 __all__ = ["register", "format_enumeration"]
@@ -57,8 +58,7 @@ def register(subparsers: Any) -> None:
     enumerate_.add_argument("--defenders", help="endgames: the defenders' cards together")
     enumerate_.add_argument("--defence", choices=["whist", "pass", "both"], default="whist",
                             help="how the defenders answer (default: one whists, one passes)")
-    enumerate_.add_argument("--prior-tricks", type=_tricks, default=(0, 0, 0),
-                            help="endgames: tricks before, by seat")
-    enumerate_.add_argument("--four-players", action="store_true", help="score a 4-player game")
+    _add_prior_tricks(enumerate_)
+    _add_four_players(enumerate_)
     _add_common(enumerate_, None)
     enumerate_.set_defaults(func=run_enumerate, mode="exact")

@@ -228,7 +228,8 @@ class LayoutSpace:
     def first_masks(self) -> tuple[int, ...]:
         """The first layout of :meth:`enumerate_masks`, without listing its
         block: the first subset of :func:`revolving_door` ``(n, k)`` is the
-        first ``k`` cards."""
+        first ``k`` cards. Every space has one: one whose sizes do not fill
+        the free cards is refused when built (AdviceError, :func:`check_parts`)."""
         head, rest, cards = next(self._blocks())
         mask = sum(1 << card for card in cards[:self.sizes[-2]])
         return head + (self.fixed[-2].mask | mask, self.fixed[-1].mask | (rest & ~mask))

@@ -243,7 +243,7 @@ def measure_blind_discard(contract: Contract, declarer: int, space: LayoutSpace,
         double = run.estimate(lambda key: f(key[0]))  # type: ignore[index]
         blind = run.estimate(lambda key: f(key[1]))  # type: ignore[index]
         gap = run.estimate(lambda key: f(key[1]) - f(key[0]))  # type: ignore[index]
-        return PairedFigure(_float(double), _float(blind), gap.std_error)
+        return PairedFigure(double.as_float(), blind.as_float(), gap.std_error)
 
     return Optimism(contract, run.stats.layouts, settings.worlds, paired(float),
                     paired(lambda tricks: float(made(contract, tricks))),
@@ -262,7 +262,3 @@ def _seconds_left(options: RunOptions, started: float | None) -> float | None:
 def layout_key(parts: tuple[Hand, ...]) -> tuple[int, ...]:
     """A layout of a :class:`LayoutSpace` by its parts' card masks."""
     return tuple(part.mask for part in parts)
-
-
-def _float(estimate: Estimate) -> float:
-    return estimate.mean if estimate.exact is None else float(estimate.exact)

@@ -18,7 +18,8 @@ from typing import Any
 from .. import cli_args
 from ..notation import SEAT_NAMES, ContractKind, format_cards
 from .card_play import PlayAdvice, advise_play, play_request
-from .cli_common import _add_common, _options, _percent, _run_line, _run_options, _tricks
+from .cli_common import (_add_common, _add_four_players, _add_prior_tricks, _options, _percent, _run_line,
+                         _run_options)
 from .errors import AdviceError
 from .play_json import play_json
 from .stats import Estimate
@@ -118,9 +119,8 @@ def register(subparsers: Any) -> None:
                            "defend, else the first defender)")
     play.add_argument("--returned", action="store_true", help="the lone whister returned a half-whist")
     play.add_argument("--unseen", help="endgames: the hidden hands' cards together")
-    play.add_argument("--prior-tricks", type=_tricks, default=(0, 0, 0),
-                      help="endgames: tricks taken before, by seat, e.g. 2,1,1")
+    _add_prior_tricks(play)
     play.add_argument("--leader", type=cli_args.seat, default=0, help="endgames: the seat that leads first")
-    play.add_argument("--four-players", action="store_true", help="score a 4-player game (the dealer sits out)")
+    _add_four_players(play)
     _add_common(play, DEFAULT_LAYOUTS)
     play.set_defaults(func=run_play)

@@ -41,6 +41,11 @@ class Estimate:
             return f"{self.mean:.2f}"
         return f"{self.mean:.2f} ± {self.std_error:.2f}"
 
+    def as_float(self) -> float:
+        """The mean as one float, from the exact mean when there is one
+        (what the advice ranks its options by)."""
+        return self.mean if self.exact is None else float(self.exact)
+
 
 def merge_units(units: Iterable[Unit]) -> Counter:
     """All units added up into one histogram."""

@@ -246,16 +246,12 @@ class _Scorer:
             return WhistOption(node.action, node.description, base.scenario, base.value, base.other_value,
                                base.declarer_value, base.declarer_fails, base.defence_tricks, base.layouts)
         replies = tuple(self.option(reply) for reply in node.replies)
-        pick = max(range(len(replies)),
-                   key=lambda i: (_mean(replies[i].value if node.chooser == "self" else replies[i].other_value), -i))
+        values = [reply.value if node.chooser == "self" else reply.other_value for reply in replies]
+        pick = max(range(len(replies)), key=lambda i: (values[i].as_float(), -i))
         chosen = replies[pick]
         return WhistOption(node.action, node.description, chosen.scenario, chosen.value, chosen.other_value,
                            chosen.declarer_value, chosen.declarer_fails, chosen.defence_tricks, chosen.layouts,
                            node.chooser, replies, pick)
-
-
-def _mean(value: Estimate) -> float:
-    return value.mean if value.exact is None else float(value.exact)
 
 
 def advise_whist(request: WhistRequest, options: RunOptions | None = None) -> WhistAdvice:
@@ -407,7 +403,7 @@ def whist_advice_from_run(request: WhistRequest, run: LayoutRun) -> WhistAdvice:
                           "(auction=None, --no-auction, AUCTION_MODEL_NONE)")
     scorer = _Scorer(request, run)
     answers = tuple(scorer.option(node) for node in tree)
-    ranked = sorted(range(len(answers)), key=lambda i: (-_mean(answers[i].value), i))
+    ranked = sorted(range(len(answers)), key=lambda i: (-answers[i].value.as_float(), i))
     best = answers[ranked[0]]
     advantage, sure, ties = None, 1.0, []
     for index in ranked[1:]:   # the runner-up: the best option worth something else on some layout
