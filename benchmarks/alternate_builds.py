@@ -12,6 +12,7 @@ wall time).
 from __future__ import annotations
 
 import argparse
+import ast
 import resource
 import subprocess
 import sys
@@ -25,10 +26,19 @@ from build_ffi import C_SOURCES, OPTIMISE, arch_flags  # noqa: E402
 from endgame_oracle import DRIVER_DEFINES, job_sets  # noqa: E402
 
 
+def tree_sources(csrc: Path) -> list[str]:
+    """The C files of a tree's core, from its own build_ffi.py (older trees
+    have fewer: every tree is built from its own list)."""
+    for node in ast.parse((csrc / "build_ffi.py").read_text()).body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "C_SOURCES" for t in node.targets):
+            return list(ast.literal_eval(node.value))
+    return list(C_SOURCES)
+
+
 def build(tree: Path, out: Path) -> Path:
     csrc = tree.resolve() / "csrc"
     subprocess.run(["gcc", *OPTIMISE, *arch_flags(), *DRIVER_DEFINES, f"-I{csrc}",
-                    *(f for name in C_SOURCES for f in ("-include", str(csrc / name))),
+                    *(f for name in tree_sources(csrc) for f in ("-include", str(csrc / name))),
                     "-o", str(out), str(ROOT / "benchmarks" / "endgame_oracle.c"), "-lpthread"], check=True)
     return out
 

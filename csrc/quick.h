@@ -70,7 +70,8 @@ void misere_bounds(const board *b, const rules *r, int target_tricks, int option
  * - 2 (for every first trick of theirs an answer after which they cannot
  * make him take every trick left, or he never wins another; quick.c,
  * declarer_escapes), else 0 (not known). The search asks it with
- * PDD_OPT_ALL_BUT_ONE after a table look-up that did not settle the node. */
+ * PDD_OPT_ALL_BUT_ONE after a table look-up that did not settle the node,
+ * and keeps a proof in the table. */
 int misere_escapes(const board *b, const rules *r, int target_tricks);
 
 #endif

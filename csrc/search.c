@@ -218,6 +218,12 @@ int boundary_bound(pdd_solver *S, const board *b, int target, const int partitio
     if ((options & (PDD_OPT_QUICK | PDD_OPT_ALL_BUT_ONE)) == (PDD_OPT_QUICK | PDD_OPT_ALL_BUT_ONE)
         && r->objective != PDD_TRICKS && misere_escapes(b, r, target - low)) {
         *marks = live_cards(b);
+        /* Kept in the table: the position comes back through other orders
+         * of the tricks, where a hit costs less than the test again
+         * (measured: random misere -7.5 % instructions, the deal's table's
+         * misere best discards -5.3 %, nodes +0.1 %). */
+        if (options & PDD_OPT_TT)
+            table_store(S, b, tp, target, partition, low + b->tricks_left - 2, NO_CARD, *marks);
         return low + b->tricks_left - 2;
     }
     /* The sure tricks come after the table: working them out costs more than
