@@ -769,7 +769,7 @@ class ShuffleDeal:
         (``pdd_shuffle_deals``: about 2 µs a deal less than one call each)."""
         if not keys:
             return []
-        words = [max(1, (key.bit_length() + 31) // 32) for key in keys]
+        words = [(key.bit_length() + 31) // 32 or 1 for key in keys]
         packed = array("I", b"".join(key.to_bytes(4 * count, "little") for key, count in zip(keys, words)))
         if sys.byteorder == "big":
             packed.byteswap()

@@ -365,3 +365,26 @@ def test_enumerating_too_many_layouts_is_refused() -> None:
     from solver.advice import advise_bid, bid_request
     with pytest.raises(AdviceError, match="too many to enumerate"):
         advise_bid(bid_request("AKQJ8.AK.A.87", 0, contracts="6s"), RunOptions(mode="exact"))
+
+
+@pytest.mark.parametrize("contract", ["6c", "10s", "misere"])
+def test_valuer_values_are_the_deal_values_whatever_was_asked_before(contract: str) -> None:
+    # The values are cached by what the outcome depends on (the split only
+    # where the scenario needs it): each equals its deal value scored
+    # afresh, whichever key of the same tricks was asked first.
+    from solver.advice.values import Valuer
+    from solver.scoring import deal_value
+    valuer = Valuer(get_convention("sochi"), Contract.parse(contract), 1, 2, 0)
+    keys = [(taken, (other, taken, 10 - taken - other)) for taken in (0, 5, 6, 10)
+            for other in range(10 - taken, -1, -1)]
+    scored = 0
+    for scenario in Scenario:
+        if (scenario is Scenario.TEN_CHECKED) != (contract == "10s") and contract != "misere":
+            continue   # a 10 is checked, any other contract whisted or passed
+        for key in keys:
+            value = deal_value(valuer.convention, valuer._outcome(scenario, key))
+            want = (value["1"], value["2"], value["0"])
+            assert valuer.values(scenario, key) == want, (scenario, key)
+            assert Valuer(valuer.convention, valuer.contract, 1, 2, 0).values(scenario, key) == want
+            scored += 1
+    assert scored >= len(keys)

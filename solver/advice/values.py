@@ -107,10 +107,14 @@ class Valuer:
 
     def values(self, scenario: Scenario, key: OutcomeKey) -> tuple[Fraction, Fraction, Fraction]:
         """(declarer, x, y) deal values in whists (a misère ignores ``scenario``)."""
+        # Cached by what the outcome depends on: the split only where the
+        # scenario needs it (a whist advice's keys carry the split of every
+        # layout: the first defender's advice has 40 distinct outcomes among
+        # its 82 pairs of a scenario and a key).
         if self.contract.kind is ContractKind.MISERE:
-            cache_key: tuple = ("misere", key)
+            cache_key: tuple = ("misere", key[0])
         else:
-            cache_key = (scenario, key if scenario.played else None)
+            cache_key = (scenario, key if scenario.needs_split else key[0] if scenario.played else None)
         if cache_key not in self._cache:
             value = deal_value(self.convention, self._outcome(scenario, key))
             self._cache[cache_key] = (value[player(self.declarer)], value[player(self.x)], value[player(self.y)])
