@@ -740,6 +740,9 @@ class ShuffleDeal:
     every thread."""
 
     def __init__(self, cards: Sequence[int], sizes: Sequence[int], fixed: Sequence[int]) -> None:
+        if len(fixed) != len(sizes):   # the C code reads and writes one fixed mask a part
+            raise SolverArgumentError(f"ShuffleDeal needs one fixed mask a part: {len(sizes)} sizes, "
+                                      f"{len(fixed)} fixed masks")
         self.count, self.parts = len(cards), len(sizes)
         self.cards = ffi.new("int32_t[]", list(cards) or [0])
         self.sizes = ffi.new("int32_t[]", list(sizes) or [0])

@@ -15,7 +15,7 @@ import pytest
 from solver import Hand
 from solver.advice import AdviceError, LayoutSpace, RunOptions
 from solver.advice.layouts import _card_indices, layout_seed, layout_rng, revolving_door
-from solver.engine import ShuffleDeal
+from solver.engine import ShuffleDeal, SolverArgumentError
 from solver.advice.parallel import (BLOCKS_PER_WORKER, TaskResult, _layout_result, block_queues, exact_blocks,
                                    exact_chunks, run_layouts, whole_blocks)
 from solver.advice.stats import Estimate, estimate, sureness
@@ -58,6 +58,12 @@ def test_sampled_layouts_are_the_seeded_shuffles_of_the_free_cards(free: str, si
     for seed, start, end in [(1, 0, 300), (-2**64, 5, 69), (2**40, 7, 7), (huge, 0, 2), (0, 9, 10)]:
         assert space.sample_masks_many(seed, start, end) == [space.sample_masks(seed, index)
                                                              for index in range(start, end)]
+
+
+@pytest.mark.parametrize("sizes, fixed", [([2, 2], [0]), ([2], [0, 1]), ([], [0])])
+def test_shuffle_deal_refuses_a_fixed_mask_count_unlike_the_parts(sizes: list[int], fixed: list[int]) -> None:
+    with pytest.raises(SolverArgumentError, match=f"{len(sizes)} sizes, {len(fixed)} fixed masks"):
+        ShuffleDeal([0, 1, 2, 3], sizes, fixed)
 
 
 def test_full_deal_space_has_every_split() -> None:
