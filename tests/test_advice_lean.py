@@ -68,7 +68,8 @@ def test_play_masks_equals_the_call_on_every_layout(name: str, contract: str | N
 
 @pytest.mark.parametrize("split", [False, True])
 @pytest.mark.parametrize("name, contract", [(name, None) for name in REQUESTS] + [
-    ("first defender, split", "misere")])
+    ("first defender, split", "misere"),   # a misère's auction test: one layout at a time
+    ("two whisters, no auction model", "misere")])   # the misère in one C call
 def test_play_masks_many_equals_play_masks_one_by_one(name: str, contract: str | None, split: bool) -> None:
     # The searches of many layouts in one C call (pdd_best_discard_lines):
     # the same outcomes, and the same searches on the table (node counts).
