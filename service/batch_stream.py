@@ -107,22 +107,30 @@ class BatchStream:
         except ValueError as error:
             self._out.put(convert.batch_error(item.id, index, str(error)))
             return
+        if self._cancelled.is_set():   # the slot came free because cancel() dropped the queued items
+            return
         try:
             job = self._pool.submit(lambda solver: evaluate(request, solver))
         except PoolClosed:
             self._pool_closed = True
             self.cancel()
             return
+        # Recorded and checked under the lock that cancel() sets the flag
+        # under: either cancel() sees this job or this sees the flag, so no
+        # job submitted as the call ends runs to its end unread.
         with self._lock:
             self._jobs.add(job)
+            cancelled = self._cancelled.is_set()
+        if cancelled:
+            job.cancel()
         job.add_done_callback(lambda done: self._out.put((item.id, index, done)))
 
     # -- the answering side ------------------------------------------------
 
     def cancel(self) -> None:
         """Stop reading, drop queued items and stop running searches."""
-        self._cancelled.set()
         with self._lock:
+            self._cancelled.set()
             jobs = list(self._jobs)
         for job in jobs:
             job.cancel()
