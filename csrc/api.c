@@ -11,6 +11,13 @@
 #define DEFAULT_TABLE_BYTES (16u << 20)
 #define MIN_TABLE_BYTES (64u << 10)
 
+/* Entries aged every call keep to the table's window; entries kept over
+ * many calls want all the room (tt.h, tt_set_window). */
+static void set_window(pdd_solver *S)
+{
+    tt_set_window(&S->table, S->solves_per_generation == 1 ? TT_WINDOW_BYTES : 0);
+}
+
 pdd_solver *pdd_new(size_t table_bytes)
 {
     if (table_bytes == 0)
@@ -28,7 +35,7 @@ pdd_solver *pdd_new(size_t table_bytes)
     S->table_bytes = table_bytes;
     S->options = PDD_OPT_ALL;
     S->solves_per_generation = 1;
-    tt_set_window(&S->table, TT_WINDOW_BYTES);   /* entries aged every call: tt.h */
+    set_window(S);
     order_default_weights(S->lead_weights);
     atomic_init(&S->stop_requested, 0);
     return S;
@@ -65,8 +72,7 @@ int pdd_set_table_policy(pdd_solver *S, int part_ways, int solves_per_generation
         return PDD_ERR_NO_MEMORY;
     S->solves_per_generation = solves_per_generation;
     S->solves_in_generation = 0;
-    /* Entries kept over many calls want all the room (tt.h). */
-    tt_set_window(&S->table, solves_per_generation == 1 ? TT_WINDOW_BYTES : 0);
+    set_window(S);
     /* Entries in use survive the aging (measured on the searching hands of
      * benchmarks/sets.py: about 5 % fewer nodes); not for unrelated positions,
      * whose search stays as it was tuned. */

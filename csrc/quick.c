@@ -513,6 +513,20 @@ static int several(unsigned suits)
     return (suits & (suits - 1)) != 0;
 }
 
+/* A defender's unpaired_suits after a trick that touched the suits
+ * `touched` (his hand and the declarer's after it): the others as before,
+ * the touched ones tested again. */
+static unsigned unpaired_after(unsigned before, unsigned touched, uint32_t hand, uint32_t declarer_hand)
+{
+    unsigned unpaired = before & ~touched;
+    for (unsigned suits = touched; suits; suits &= suits - 1) {
+        int t = lowest_card(suits);
+        if (!pairs_below(suit_bits(hand, t), suit_bits(declarer_hand, t)))
+            unpaired |= 1u << t;
+    }
+    return unpaired;
+}
+
 /* After a first trick the defenders won (`winner` on lead): the declarer
  * does not take every trick left. */
 static __attribute__((noinline)) int lost_escapes(const escape_start *e, int lead, int follow, int card, int winner)
@@ -522,17 +536,10 @@ static __attribute__((noinline)) int lost_escapes(const escape_start *e, int lea
     uint32_t leader_hand = b->hand[e->leader] & ~(1u << lead), partner_hand = b->hand[e->partner] & ~(1u << follow);
     uint32_t declarer_hand = b->hand[d] & ~(1u << card);
     unsigned touched = 1u << CARD_SUIT(lead) | 1u << CARD_SUIT(follow) | 1u << CARD_SUIT(card);
-    unsigned leader_unpaired = e->leader_unpaired & ~touched, partner_unpaired = e->partner_unpaired & ~touched;
-    if (several(leader_unpaired) || several(partner_unpaired))
+    if (several(e->leader_unpaired & ~touched) || several(e->partner_unpaired & ~touched))
         return 1;
-    for (unsigned suits = touched; suits; suits &= suits - 1) {
-        int t = lowest_card(suits);
-        unsigned dec = suit_bits(declarer_hand, t);
-        if (!pairs_below(suit_bits(leader_hand, t), dec))
-            leader_unpaired |= 1u << t;
-        if (!pairs_below(suit_bits(partner_hand, t), dec))
-            partner_unpaired |= 1u << t;
-    }
+    unsigned leader_unpaired = unpaired_after(e->leader_unpaired, touched, leader_hand, declarer_hand);
+    unsigned partner_unpaired = unpaired_after(e->partner_unpaired, touched, partner_hand, declarer_hand);
     if (several(leader_unpaired) || several(partner_unpaired))
         return 1;
     board next = *b;
@@ -568,13 +575,7 @@ static int leader_stays_unpaired(const escape_start *e, int lead, int card)
 {
     uint32_t leader_hand = e->b->hand[e->leader] & ~(1u << lead), declarer_hand = e->b->hand[e->d] & ~(1u << card);
     unsigned touched = 1u << CARD_SUIT(lead) | 1u << CARD_SUIT(card);
-    unsigned unpaired = e->leader_unpaired & ~touched;
-    for (unsigned suits = touched; suits; suits &= suits - 1) {
-        int t = lowest_card(suits);
-        if (!pairs_below(suit_bits(leader_hand, t), suit_bits(declarer_hand, t)))
-            unpaired |= 1u << t;
-    }
-    return several(unpaired);
+    return several(unpaired_after(e->leader_unpaired, touched, leader_hand, declarer_hand));
 }
 
 /* The partner's cards tried. A defender's lower cards only help the
@@ -636,12 +637,10 @@ static int third_escapes(const escape_start *e, int lead, int follow)
     int top = CARD_SUIT(follow) == s && follow > lead ? follow : lead;
     int winner = top == lead ? e->leader : e->partner;
     uint32_t own = b->hand[e->d] & SUIT_MASK(s);
-    if (!own) {
-        for (int t = 0; t < 4; t++) {
-            uint32_t cards = b->hand[e->d] & SUIT_MASK(t);
-            if (cards && lost_escapes(e, lead, follow, highest_card(cards), winner))
+    if (!own) {   /* void: a discard, his top card of a suit */
+        for (uint32_t tops = suit_tops(b->hand[e->d]); tops; tops &= tops - 1)
+            if (lost_escapes(e, lead, follow, lowest_card(tops), winner))
                 return 1;
-        }
         return 0;
     }
     uint32_t under = own & ((1u << top) - 1);
@@ -675,12 +674,10 @@ static int second_escapes(const escape_start *e, int lead)
 {
     int s = CARD_SUIT(lead);
     uint32_t hand = e->b->hand[e->d], own = hand & SUIT_MASK(s);
-    if (!own) {
-        for (int t = 0; t < 4; t++) {
-            uint32_t cards = hand & SUIT_MASK(t);
-            if (cards && second_card_escapes(e, lead, highest_card(cards)))
+    if (!own) {   /* void: a discard, his top card of a suit */
+        for (uint32_t tops = suit_tops(hand); tops; tops &= tops - 1)
+            if (second_card_escapes(e, lead, lowest_card(tops)))
                 return 1;
-        }
         return 0;
     }
     uint32_t under = own & ((1u << lead) - 1);
@@ -700,9 +697,9 @@ static int third_all_escape(const escape_start *e, int lead)
     int under_lead = 0;
     if (under)
         under_lead = leader_stays_unpaired(e, lead, highest_card(under));
-    else if (!own) {
-        for (int t = 0; t < 4 && !under_lead; t++)
-            under_lead = (hand & SUIT_MASK(t)) && leader_stays_unpaired(e, lead, highest_card(hand & SUIT_MASK(t)));
+    else if (!own) {   /* void: a discard, his top card of a suit */
+        for (uint32_t tops = suit_tops(hand); tops && !under_lead; tops &= tops - 1)
+            under_lead = leader_stays_unpaired(e, lead, lowest_card(tops));
         if (under_lead)
             return 1;
     }

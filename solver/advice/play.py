@@ -356,38 +356,57 @@ class ContractPlay:
         advice's usual question) the masks go straight to the C searches
         (:class:`~solver.engine.StartDiscards`: about 60 µs less Python a
         layout, held under the GIL); otherwise through :meth:`__call__`."""
-        split_listed = self.split and not self.canonical_first
-        if self.played or self.model is not DiscardModel.BEST or split_listed or not self.lean:
+        if not self._lean_applies():
             return self((Hand(hands[0]), Hand(hands[1]), Hand(hands[2])), Hand(talon), solver)
-        declarer, auction = self.declarer, self.auction
+        declarer = self.declarer
         pool = hands[declarer] | talon
         if self.rejects_masks(hands, talon):
             return None
         start = solver.start_discards(self.contract, declarer, self.leader)
-        prior = self.prior[declarer]
-        floor = 0 if auction is None else auction.value_floor(self.contract, prior)
-        value, discards = start.best_discard(solver, hands, pool, self.split, floor)
-        if auction is not None and not auction.value_ok(self.contract, value, prior):
+        value, discards = start.best_discard(solver, hands, pool, self.split, self._value_floor())
+        if self._value_rejected(value):
             return None
         if not self.split:
-            return {(prior + value, None): 1}
+            return self._start_outcome(value, None)
         kept = list(hands)
         kept[declarer] = pool & ~discards[0]
-        tricks = start.canonical_tricks(solver, kept, value)
-        return {(prior + tricks[declarer], self._whole(tricks)): 1}
+        return self._start_outcome(value, start.canonical_tricks(solver, kept, value))
+
+    def _lean_applies(self) -> bool:
+        """Whether :meth:`play_masks` goes straight to the C searches: before
+        any card is played, the best discard, the canonically first one."""
+        split_listed = self.split and not self.canonical_first
+        return not (self.played or self.model is not DiscardModel.BEST or split_listed or not self.lean)
+
+    def _value_floor(self) -> int:
+        """The least value the auction model keeps (0: no model)."""
+        auction = self.auction
+        return 0 if auction is None else auction.value_floor(self.contract, self.prior[self.declarer])
+
+    def _value_rejected(self, value: int) -> bool:
+        """Whether the auction model turns the layout down by its value."""
+        auction = self.auction
+        return auction is not None and not auction.value_ok(self.contract, value, self.prior[self.declarer])
+
+    def _start_outcome(self, value: int, tricks: tuple[int, int, int] | None) -> dict[Hashable, Number]:
+        """A kept layout's outcome from the best discard's value and, split,
+        each seat's tricks along the canonical line."""
+        prior = self.prior[self.declarer]
+        if tricks is None:
+            return {(prior + value, None): 1}
+        return {(prior + tricks[self.declarer], self._whole(tricks)): 1}
 
     def play_masks_many(self, layouts: Sequence[tuple[int, int, int]], talon: int,
                         solver: Solver) -> list[dict[Hashable, Number] | None]:
         """:meth:`play_masks` of each layout, the same outcomes; on the lean
         path the searches of all of them in one C call
         (:meth:`~solver.engine.StartDiscards.best_discards_lines`)."""
-        split_listed = self.split and not self.canonical_first
         # The C call draws the line for every value at least the floor: the
         # layouts a trick contract's auction test keeps (a misère's is a ceiling).
         ceiling = self.auction is not None and self.contract.kind is not ContractKind.TRICKS
-        if self.played or self.model is not DiscardModel.BEST or split_listed or not self.lean or ceiling:
+        if not self._lean_applies() or ceiling:
             return [self.play_masks(hands, talon, solver) for hands in layouts]
-        declarer, auction, prior = self.declarer, self.auction, self.prior[self.declarer]
+        declarer = self.declarer
         rejected = [self.rejects_masks(hands, talon) for hands in layouts]
         searched: list[list[int]] = []
         for hands, out in zip(layouts, rejected):
@@ -395,22 +414,20 @@ class ContractPlay:
                 pooled = list(hands)
                 pooled[declarer] |= talon
                 searched.append(pooled)
-        floor = 0 if auction is None else auction.value_floor(self.contract, prior)
         start = solver.start_discards(self.contract, declarer, self.leader)
-        found = iter(start.best_discards_lines(solver, searched, self.split, floor, self.split))
+        found = iter(start.best_discards_lines(solver, searched, self.split, self._value_floor(), self.split))
         outcomes: list[dict[Hashable, Number] | None] = []
         for out in rejected:
             if out:
                 outcomes.append(None)
                 continue
             value, tricks = next(found)
-            if auction is not None and not auction.value_ok(self.contract, value, prior):
+            if self._value_rejected(value):
                 outcomes.append(None)
-            elif not self.split:
-                outcomes.append({(prior + value, None): 1})
             else:
-                assert tricks is not None   # a value the auction keeps is at least the floor: a discard found
-                outcomes.append({(prior + tricks[declarer], self._whole(tricks)): 1})
+                # split: a value the auction keeps is at least the floor, so a discard and its line were found
+                assert not self.split or tricks is not None
+                outcomes.append(self._start_outcome(value, tricks))   # no line asked: None
         return outcomes
 
     def __call__(self, hands: tuple[Hand, Hand, Hand], talon: Hand,

@@ -279,19 +279,18 @@ def advise_whist(request: WhistRequest, options: RunOptions | None = None) -> Wh
         hands[request.declarer], hands[request.other] = parts
         return hands[0], hands[1], hands[2]
 
-    def evaluate(parts: tuple[int, ...], solver: Solver) -> dict[Hashable, Number] | None:
-        outcome = play.play_masks(deal_of(parts), talon, solver)
+    def remembered(parts: tuple[int, ...], outcome: dict[Hashable, Number] | None) -> dict[Hashable, Number] | None:
         if remember:   # one outcome a layout (the best discard, no card played): its tricks
             known[parts] = None if outcome is None else next(iter(outcome))[0]  # type: ignore[index]
         return outcome
 
+    def evaluate(parts: tuple[int, ...], solver: Solver) -> dict[Hashable, Number] | None:
+        return remembered(parts, play.play_masks(deal_of(parts), talon, solver))
+
     def evaluate_many(layouts: Sequence[tuple[int, ...]], solver: Solver) -> list[dict[Hashable, Number] | None]:
         """``evaluate`` of each layout, their searches in one C call."""
         outcomes = play.play_masks_many([deal_of(parts) for parts in layouts], talon, solver)
-        if remember:
-            for parts, outcome in zip(layouts, outcomes):
-                known[parts] = None if outcome is None else next(iter(outcome))[0]  # type: ignore[index]
-        return outcomes
+        return [remembered(parts, outcome) for parts, outcome in zip(layouts, outcomes)]
 
     def rejects(parts: tuple[int, ...]) -> bool:
         """The layouts ``evaluate`` turns down without a search (the run
