@@ -453,12 +453,11 @@ class ContractPlay:
         first = self.split and not self.played and self.canonical_first
         found = best_discard(deal, self.declarer, self.contract, leader=self.leader,
                              all_discards=bool(self.played) or self.split, solver=solver, canonical=first)
-        if self.auction is not None and not self.auction.value_ok(self.contract, found.value,
-                                                                   self.prior[self.declarer]):
+        if self._value_rejected(found.value):
             return None
         if not self.played and not self.split:
             # Every discard fits and the start is not the end: the value is the outcome.
-            return {(self.prior[self.declarer] + found.value, None): 1}
+            return self._start_outcome(found.value, None)
         known = None if self.played else found.value
         positions = (self._position(deal, discard) for discard in found.discards)
         if not self.split:
