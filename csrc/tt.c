@@ -620,12 +620,6 @@ static tt_entry *bucket_of(const tt *t, const tt_key *k)
     return t->entries + (tt_key_hash(k) & t->window_mask) * TT_WAYS;
 }
 
-void tt_prefetch_part(const tt *t, const board *b, const rules *r)
-{
-    uint32_t live = b->hand[0] | b->hand[1] | b->hand[2];
-    __builtin_prefetch(part_bucket_of(t, partition_shape(b, literal_shape(b, r, live))));
-}
-
 void tt_prefetch(const tt *t, const tt_key *k)
 {
     __builtin_prefetch(bucket_of(t, k));
