@@ -262,8 +262,9 @@ int moves_to_try(pdd_solver *S, const board *b, uint32_t moves, int hint, int ca
     if (options & PDD_OPT_EQUIV)
         moves = equivalence_representatives(b, moves, seat);
     if (options & PDD_OPT_ORDER) {
-        n = order_moves(b, &S->rules, moves, hint, killer_lead(S, b, seat), S->history[seat],
-                        S->lead_weights, cards);
+        /* Only a lead reads the killer (order_moves): looked up for leads only. */
+        int killer = b->ncards == 0 ? killer_lead(S, b, seat) : NO_CARD;
+        n = order_moves(b, &S->rules, moves, hint, killer, S->history[seat], S->lead_weights, cards);
         assert(n == popcount(moves));   /* ordering drops no card and adds none */
         return n;
     }

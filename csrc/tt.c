@@ -298,7 +298,13 @@ static uint32_t literal_shape(const board *b, const rules *r, uint32_t live)
  * (replacement reads them). */
 static uint64_t partition_shape(const board *b, uint32_t exact_shape)
 {
-    uint32_t counts = suit_counts(b->hand[0]) | suit_counts(b->hand[1]) << 4;
+    /* Both seats' counts in one 64-bit SWAR popcount per byte. */
+    uint64_t both = b->hand[0] | (uint64_t)b->hand[1] << 32;
+    both = both - ((both >> 1) & 0x5555555555555555ull);
+    both = (both & 0x3333333333333333ull) + ((both >> 2) & 0x3333333333333333ull);
+    both = (both + (both >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    uint32_t counts = (uint32_t)both | (uint32_t)(both >> 32) << 4;
+    assert(counts == (suit_counts(b->hand[0]) | suit_counts(b->hand[1]) << 4));
     return exact_shape | (uint64_t)counts << 24 | (uint64_t)b->tricks_left << 56;
 }
 
