@@ -262,38 +262,15 @@ int moves_to_try(pdd_solver *S, const board *b, uint32_t moves, int hint, int ca
     if (options & PDD_OPT_EQUIV)
         moves = equivalence_representatives(b, moves, seat);
     if (options & PDD_OPT_ORDER) {
-        n = order_moves(b, &S->rules, moves, hint, killer_lead(S, b, seat), S->history[seat],
-                        S->lead_weights, cards);
+        /* Only a lead reads the killer (order_moves): looked up for leads only. */
+        int killer = b->ncards == 0 ? killer_lead(S, b, seat) : NO_CARD;
+        n = order_moves(b, &S->rules, moves, hint, killer, S->history[seat], S->lead_weights, cards);
         assert(n == popcount(moves));   /* ordering drops no card and adds none */
         return n;
     }
     for (uint32_t m = moves; m; m &= m - 1)
         cards[n++] = lowest_card(m);
     return n;
-}
-
-/* At a trick's last card (partition search): start loading the partition
- * bucket of every trick start it can lead to, so that they arrive while the
- * moves are ordered and the first ones searched. Within a suit the next
- * position's shape depends only on whether the card takes the trick: the
- * suit's lowest and highest cards lead to every shape there is. Measured on
- * the enumeration of searching hand 0 (63-entry buckets in 64 MiB, perf):
- * half of a look-up's time was the wait for its bucket's first line; this
- * takes 3-5 % off the time (alternating runs), the same instructions in all
- * (cachegrind: what the plays cost, the look-ups' comparisons saved). */
-static void prefetch_trick_ends(const pdd_solver *S, const board *b, uint32_t legal)
-{
-    uint32_t ends = 0;
-    for (int suit = 0; suit < 4; suit++) {
-        uint32_t own = legal & SUIT_MASK(suit);
-        if (own)
-            ends |= 1u << lowest_card(own) | 1u << highest_card(own);
-    }
-    for (uint32_t m = ends; m; m &= m - 1) {
-        board child = *b;
-        play_card(&child, &S->rules, lowest_card(m));
-        tt_prefetch_part(&S->table, &child, &S->rules);
-    }
 }
 
 /* Fail-soft null-window search around `target`. The answer v bounds the
@@ -350,8 +327,6 @@ int search_node(pdd_solver *S, const board *b, int target, uint32_t *marks, cons
     int seat = seat_to_move(b);
     int maximise = r->max_seat[seat];
     uint32_t legal = legal_moves(b, r);
-    if (partition && b->ncards == 2 && b->tricks_left > 2 && b->talon_left == 0 && (S->options & PDD_OPT_TT))
-        prefetch_trick_ends(S, b, legal);
     int cards[10];
     int n = moves_to_try(S, b, legal, hint, cards);
     assert(legal && n >= 1 && n <= popcount(legal));

@@ -298,7 +298,13 @@ static uint32_t literal_shape(const board *b, const rules *r, uint32_t live)
  * (replacement reads them). */
 static uint64_t partition_shape(const board *b, uint32_t exact_shape)
 {
-    uint32_t counts = suit_counts(b->hand[0]) | suit_counts(b->hand[1]) << 4;
+    /* Both seats' counts in one 64-bit SWAR popcount per byte. */
+    uint64_t both = b->hand[0] | (uint64_t)b->hand[1] << 32;
+    both = both - ((both >> 1) & 0x5555555555555555ull);
+    both = (both & 0x3333333333333333ull) + ((both >> 2) & 0x3333333333333333ull);
+    both = (both + (both >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    uint32_t counts = (uint32_t)both | (uint32_t)(both >> 32) << 4;
+    assert(counts == (suit_counts(b->hand[0]) | suit_counts(b->hand[1]) << 4));
     return exact_shape | (uint64_t)counts << 24 | (uint64_t)b->tricks_left << 56;
 }
 
@@ -618,12 +624,6 @@ void tt_store_part(tt *t, const tt_position *p, uint32_t spec, int lower, int up
 static tt_entry *bucket_of(const tt *t, const tt_key *k)
 {
     return t->entries + (tt_key_hash(k) & t->window_mask) * TT_WAYS;
-}
-
-void tt_prefetch_part(const tt *t, const board *b, const rules *r)
-{
-    uint32_t live = b->hand[0] | b->hand[1] | b->hand[2];
-    __builtin_prefetch(part_bucket_of(t, partition_shape(b, literal_shape(b, r, live))));
 }
 
 void tt_prefetch(const tt *t, const tt_key *k)

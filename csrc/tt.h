@@ -183,8 +183,6 @@ uint32_t tt_marks_from_spec(const tt_position *p, uint32_t spec);
 int tt_find_part(tt *t, const tt_position *p, int taken, int target, int *hint, part_entry *found);
 /* Store bounds for every position of p's shape that agrees with p at spec. */
 void tt_store_part(tt *t, const tt_position *p, uint32_t spec, int lower, int upper, int best);
-/* Start loading the partition bucket of b, a trick contract's trick start. */
-void tt_prefetch_part(const tt *t, const board *b, const rules *r);
 /* Start loading key's bucket: the look-up that follows finds it in cache. */
 void tt_prefetch(const tt *t, const tt_key *k);
 /* The entry for key, or NULL. */
