@@ -4,18 +4,22 @@ probes and CPU time of the C calls alone.
 The benchmark's two whist cases (test_bench_advice.py: the second defender
 after a pass, value only; the first defender, the canonical best discard)
 are run once per seed, and every ``StartDiscards.best_discard`` call of the
-run is recorded with the solver (worker thread) that made it. The calls are
+run's layouts (the lean path's ``StartDiscards.best_discards_lines`` runs)
+is recorded with the solver (worker thread) that made it. The calls are
 then replayed in one process, each worker's calls in order on a fresh
 16 MiB solver, as ``pdd_best_discard_floor`` with the recorded mode and
-floor; the CPU time is that of the C calls only. Every replayed answer
-must equal the recorded one in its value and its canonical discard, or,
-below the floor, in being below it. With two workers a run searches a few layouts
+floor (and with ``--lines`` the first defender's ``pdd_line_tricks`` after
+it, as ``pdd_best_discard_lines`` does); the CPU time is that of the C
+calls only. Every replayed value must equal the recorded one, or, below
+the floor, be below it, and every line's tricks the recorded ones; the
+canonical discards found are printed as a digest, to compare builds. With two workers a run searches a few layouts
 more or less (those in flight when the 1,000th is kept), so its nodes vary
 by a few thousand; with ``--workers 1`` they are the same from run to run
 (a build's signature for this workload).
 
     .venv/bin/python benchmarks/whist_discards.py            # seeds 1-3
     .venv/bin/python benchmarks/whist_discards.py --seeds 1 --no-floor
+    .venv/bin/python benchmarks/whist_discards.py --workers 1 --lines
 
 ``--no-floor`` replays with floor 0 (every value exact; the values of the
 layouts below the recorded floor are then not checked).
@@ -23,6 +27,7 @@ layouts below the recorded floor are then not checked).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import threading
 import time
 from dataclasses import dataclass
@@ -42,41 +47,58 @@ class Call:
     pool: int
     canonical: bool
     floor: int
+    line: bool
     value: int
-    discards: tuple[int, ...]
+    tricks: tuple[int, int, int] | None
 
 
 def record(case: str, seed: int, workers: int) -> list[Call]:
-    """The best-discard calls of one advice (1,000 layouts)."""
+    """The best-discard searches of one advice (1,000 layouts), one a
+    layout: the lean path's runs (``StartDiscards.best_discards_lines``)
+    split into their layouts, in order."""
     calls: list[Call] = []
     lock = threading.Lock()
-    original = StartDiscards.best_discard
+    original = StartDiscards.best_discards_lines
 
-    def recorded(self, solver, hands, pool, canonical, floor=0):
-        answer = original(self, solver, hands, pool, canonical, floor)
-        masks = list(hands)
-        masks[self.declarer] = 0
+    def recorded(self, solver, layouts, canonical, floor, line):
+        answers = original(self, solver, layouts, canonical, floor, line)
         with lock:
-            calls.append(Call(id(solver), self._at(masks), pool, canonical, floor, answer[0], tuple(answer[1])))
-        return answer
+            for hands, (value, tricks) in zip(layouts, answers):
+                masks = list(hands)
+                pool, masks[self.declarer] = masks[self.declarer], 0
+                calls.append(Call(id(solver), self._at(masks), pool, canonical, floor, line, value, tricks))
+        return answers
 
     settings = CASES[case]
     request = whist_request(HAND, TALON, CONTRACT, 1, settings["seat"], other_decision=settings["other_decision"])
-    StartDiscards.best_discard = recorded   # type: ignore[method-assign]
+    StartDiscards.best_discards_lines = recorded   # type: ignore[method-assign]
     try:
         advise_whist(request, RunOptions(layouts=1000, seed=seed, workers=workers))
     finally:
-        StartDiscards.best_discard = original   # type: ignore[method-assign]
+        StartDiscards.best_discards_lines = original   # type: ignore[method-assign]
     return calls
 
 
-def replay(calls: list[Call], use_floor: bool) -> tuple[int, int, float]:
-    """Nodes, probes and CPU seconds of the calls on fresh solvers."""
+@dataclass
+class Replayed:
+    nodes: int = 0
+    probes: int = 0
+    cpu: float = 0.0
+    line_nodes: int = 0
+    line_cpu: float = 0.0
+    digest: int = 0     # of the canonical discards found, in order: equal for equal answers
+
+
+def replay(calls: list[Call], use_floor: bool, lines: bool) -> Replayed:
+    """The calls on fresh solvers, one a worker, each layout as the three
+    calls of ``pdd_best_discard_lines`` (the same nodes): its best discard,
+    then with ``lines`` its line's tricks (checked against the record)."""
     solvers: dict[int, Solver] = {}
     position = ffi.new("pdd_position *")
     result, stats = ffi.new("pdd_discard_result *"), ffi.new("pdd_stats *")
-    nodes = probes = 0
-    cpu = 0.0
+    suit_to, tricks = ffi.new("int32_t[4]"), ffi.new("int32_t[3]")
+    out = Replayed()
+    digest = hashlib.sha256()
     for call in calls:
         solver = solvers.setdefault(call.solver, Solver(16))
         handle = solver._handle
@@ -86,16 +108,30 @@ def replay(calls: list[Call], use_floor: bool) -> tuple[int, int, float]:
         lib.pdd_reset_stats(handle)
         start = time.process_time()
         _check(lib.pdd_best_discard_floor(handle, position, call.pool, mode, floor, result))
-        cpu += time.process_time() - start
+        out.cpu += time.process_time() - start
         lib.pdd_get_stats(handle, stats)
-        nodes, probes = nodes + stats.nodes, probes + stats.probes
-        answer = (result.value, tuple(ffi.unpack(result.discards, result.count)))
+        out.nodes, out.probes = out.nodes + stats.nodes, out.probes + stats.probes
+        discards = tuple(ffi.unpack(result.discards, result.count))
         below = call.value < call.floor
         if below and use_floor:
-            assert answer[0] < call.floor and not answer[1], call
+            assert result.value < call.floor and not discards, call
         elif not below:
-            assert answer[0] == call.value and (not call.canonical or answer[1] == call.discards), call
-    return nodes, probes, cpu
+            assert result.value == call.value, call
+        if call.canonical and discards:
+            digest.update(discards[0].to_bytes(4, "little"))
+        if not (lines and call.line and discards and (use_floor or not below)):
+            continue
+        position.hands[position.declarer] = call.pool & ~discards[0]
+        _check(lib.pdd_canonical_suits(position, suit_to))
+        lib.pdd_reset_stats(handle)
+        start = time.process_time()
+        _check(lib.pdd_line_tricks(handle, position, max(-1, min(10, result.value)), suit_to, tricks))
+        out.line_cpu += time.process_time() - start
+        lib.pdd_get_stats(handle, stats)
+        out.line_nodes += stats.nodes
+        assert tuple(tricks) == call.tricks, call
+    out.digest = int.from_bytes(digest.digest()[:4], "big")
+    return out
 
 
 def main() -> None:
@@ -103,13 +139,19 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
     parser.add_argument("--workers", type=int, default=2, help="the advice's workers (1: the same nodes each run)")
     parser.add_argument("--no-floor", action="store_true", help="replay with floor 0")
+    parser.add_argument("--lines", action="store_true", help="replay the first defender's lines too")
     args = parser.parse_args()
     for case in CASES:
         for seed in args.seeds:
             calls = record(case, seed, args.workers)
-            nodes, probes, cpu = replay(calls, not args.no_floor)
-            print(f"{case:16s} seed {seed}  searches {len(calls):5d}  nodes {nodes:10,d}  "
-                  f"probes/search {probes / len(calls):5.1f}  C cpu {cpu * 1e3:7.1f} ms", flush=True)
+            got = replay(calls, not args.no_floor, args.lines)
+            text = (f"{case:16s} seed {seed}  searches {len(calls):5d}  nodes {got.nodes:10,d}  "
+                    f"probes/search {got.probes / len(calls):5.1f}  C cpu {got.cpu * 1e3:7.1f} ms")
+            if any(call.canonical for call in calls):
+                text += f"  discards {got.digest:08x}"
+            if args.lines and any(call.line for call in calls):
+                text += f"  lines {got.line_nodes:10,d} nodes {got.line_cpu * 1e3:6.1f} ms"
+            print(text, flush=True)
 
 
 if __name__ == "__main__":

@@ -430,14 +430,23 @@ static int key_less(const start_key *a, const start_key *b)
 /* The discard reaching value whose start comes first canonically. Classes
  * are tried by their first member's key; a class's known bounds (with the
  * value's own: no class beats it) settle most of them, the rest take one
- * probe. Answers 0 when stopped. */
+ * probe. Only the classes whose bounds leave the value open are ordered
+ * (the others cannot hold it): the keys' suit renamings (canonical_suits,
+ * one a member) were 1.4 % of the instructions of the first defender's
+ * whist advice's searches and lines when every class was ordered. Answers
+ * 0 when stopped. */
 static uint32_t canonical_best(discard_search *D, const discard_class *classes, int n, int value)
 {
     int misere = D->base.objective != PDD_TRICKS;
     start_key first[MAX_DISCARDS];
     uint32_t member[MAX_DISCARDS];
-    int order[MAX_DISCARDS];
+    int order[MAX_DISCARDS], lo[MAX_DISCARDS], hi[MAX_DISCARDS];
+    int open = 0;
     for (int i = 0; i < n; i++) {
+        lo[i] = misere && D->lo[i] < value ? value : D->lo[i];
+        hi[i] = !misere && D->hi[i] > value ? value : D->hi[i];
+        if (lo[i] > value || hi[i] < value)
+            continue;
         first[i] = discard_key(D, classes[i].members[0]);
         member[i] = classes[i].members[0];
         for (int m = 1; m < classes[i].count; m++) {
@@ -447,20 +456,16 @@ static uint32_t canonical_best(discard_search *D, const discard_class *classes, 
                 member[i] = classes[i].members[m];
             }
         }
-        int j = i;
+        int j = open++;
         while (j > 0 && key_less(&first[i], &first[order[j - 1]])) {
             order[j] = order[j - 1];
             j--;
         }
         order[j] = i;
     }
-    for (int k = 0; k < n && !D->S->stopped; k++) {
+    for (int k = 0; k < open && !D->S->stopped; k++) {
         int i = order[k];
-        int lo = misere && D->lo[i] < value ? value : D->lo[i];
-        int hi = !misere && D->hi[i] > value ? value : D->hi[i];
-        if (lo > value || hi < value)
-            continue;
-        if (lo == hi)
+        if (lo[i] == hi[i])
             return member[i];
         /* Trick contract: does it reach value? Misere: is it held to value? */
         int target = misere ? value + 1 : value;
