@@ -388,8 +388,10 @@ static int declarer_exit(const board *b, int d, int top)
  * wins, so never leads again). */
 static int declarer_safe(const board *b, const misere_suits *m, int d)
 {
+    /* The suit's byte known: pairs_below, not misere_duckable (measured:
+     * random misere -0.5 % instructions). */
     for (int s = 0; s < 4; s++)
-        if (!misere_duckable(m->dec[s], m->def[s]))
+        if (!pairs_below(suit_bits(m->dec[s], s), suit_bits(m->def[s], s)))
             return 0;
     return b->first != d || declarer_exit(b, d, 1);
 }
@@ -640,7 +642,7 @@ static __attribute__((noinline)) int won_escapes(const escape_start *e, int lead
     uint32_t defence = next.hand[e->leader] | next.hand[e->partner];
     int safe = 1;
     for (int s = 0; s < 4 && safe; s++)
-        safe = misere_duckable(next.hand[d] & SUIT_MASK(s), defence & SUIT_MASK(s));
+        safe = pairs_below(suit_bits(next.hand[d], s), suit_bits(defence, s));
     if (safe && declarer_exit(&next, d, 1))
         return 1;
     return (e->options & PDD_OPT_EXIT_ESCAPE) && e->b->tricks_left >= 4 && exit_escapes(&next, d);
@@ -870,6 +872,10 @@ int misere_escapes(const board *b, const rules *r, int target_tricks, int option
     int d = r->declarer, n = b->tricks_left;
     if (r->trump != PDD_NO_TRUMP || target_tricks != n - 1 || n < ESCAPE_MIN_TRICKS)
         return 0;
+    /* The declarer on lead escapes by a sure exit after which they cannot
+     * make him take every trick left (measured: the deal's table's misere
+     * best discards -0.9 % nodes, -0.35 % instructions; random misere
+     * -1.7 % / -0.7 %). */
     if (b->first == d)
         return (options & PDD_OPT_EXIT_ESCAPE) && exit_escapes(b, d);
     return declarer_escapes(b, d, options);

@@ -73,7 +73,8 @@ void misere_bounds(const board *b, const rules *r, int target_tricks, int option
  * PDD_OPT_ALL_BUT_ONE after a table look-up that did not settle the node,
  * and keeps a proof in the table. options: the PDD_OPT_* flags; with
  * PDD_OPT_EXIT_ESCAPE a first trick the declarer wins may also be answered
- * by a sure exit after it (quick.c, exit_escapes). */
+ * by a sure exit after it, and with the declarer on lead the question is
+ * asked too, answered by a sure exit at once (quick.c, exit_escapes). */
 int misere_escapes(const board *b, const rules *r, int target_tricks, int options);
 
 #endif
