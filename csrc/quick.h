@@ -71,7 +71,10 @@ void misere_bounds(const board *b, const rules *r, int target_tricks, int option
  * make him take every trick left, or he never wins another; quick.c,
  * declarer_escapes), else 0 (not known). The search asks it with
  * PDD_OPT_ALL_BUT_ONE after a table look-up that did not settle the node,
- * and keeps a proof in the table. */
-int misere_escapes(const board *b, const rules *r, int target_tricks);
+ * and keeps a proof in the table. options: the PDD_OPT_* flags; with
+ * PDD_OPT_EXIT_ESCAPE a first trick the declarer wins may also be answered
+ * by a sure exit after it, and with the declarer on lead the question is
+ * asked too, answered by a sure exit at once (quick.c, exit_escapes). */
+int misere_escapes(const board *b, const rules *r, int target_tricks, int options);
 
 #endif

@@ -216,7 +216,7 @@ int boundary_bound(pdd_solver *S, const board *b, int target, const int partitio
      * look-up (measured with the test at an earlier stage, 200 random misere
      * deals: asked before the table +3.6 % instructions, after it -1.8 %). */
     if ((options & (PDD_OPT_QUICK | PDD_OPT_ALL_BUT_ONE)) == (PDD_OPT_QUICK | PDD_OPT_ALL_BUT_ONE)
-        && r->objective != PDD_TRICKS && misere_escapes(b, r, target - low)) {
+        && r->objective != PDD_TRICKS && misere_escapes(b, r, target - low, options)) {
         *marks = live_cards(b);
         /* Kept in the table: the position comes back through other orders
          * of the tricks, where a hit costs less than the test again

@@ -177,6 +177,19 @@ def defender_led_endgame(rng: random.Random, size: int, contract: str) -> Positi
     return Position.start(deal, contract, declarer, (declarer + rng.randint(1, 2)) % 3)
 
 
+def all_but_one_probe(solver: Solver, without: Solver, position: Position, size: int) -> tuple[bool, bool]:
+    """The probe "all tricks left but one?" by both solvers, checked against
+    the brute force and each other: the answer, and whether `solver` settled
+    the root alone (one node, where `without` needs more)."""
+    value = brute_value(position)
+    solver.reset_stats()
+    without.reset_stats()
+    answer = solver.probe(position, size - 1)
+    assert answer == (value >= size - 1), position
+    assert without.probe(position, size - 1) == answer, position
+    return answer, solver.stats().nodes == 1 < without.stats().nodes
+
+
 @pytest.mark.parametrize("contract", ["misere", "allpass"])
 def test_all_but_one_test_against_brute_force(contract: str) -> None:
     """Misère and all-pass endgames at a trick start, a defender on lead: the
@@ -193,15 +206,35 @@ def test_all_but_one_test_against_brute_force(contract: str) -> None:
     for i in range(120):
         size = 5 if i % 4 == 0 else 4
         position = defender_led_endgame(rng, size, contract)
-        value = brute_value(position)
         place = (position.declarer - position.leader) % 3
-        solver.reset_stats()
-        without.reset_stats()
-        answer = solver.probe(position, size - 1)
-        assert answer == (value >= size - 1), position
-        assert without.probe(position, size - 1) == answer, position
+        answer, alone = all_but_one_probe(solver, without, position, size)
         answers.add((answer, place))
-        if solver.stats().nodes == 1 < without.stats().nodes:
+        if alone:
             settled.add(place)
     assert answers == {(answer, place) for answer in (True, False) for place in (1, 2)}
     assert settled == {1, 2}
+
+
+@pytest.mark.parametrize("contract", ["misere", "allpass"])
+def test_exit_escape_against_brute_force(contract: str) -> None:
+    """PDD_OPT_EXIT_ESCAPE: the escape test of "all but one?" looking one
+    trick further where the declarer wins the first trick (a sure exit
+    after it), and with the declarer on lead (a sure exit at once), against
+    the brute force and the search without it; both answers on both sides,
+    and the look settling roots the search without it does not."""
+    rng = random.Random(f"exit-escape-{contract}")
+    solver, without = Solver(table_mib=1), Solver(table_mib=1)
+    without.set_options(OPT_ALL & ~lib.PDD_OPT_EXIT_ESCAPE)
+    answers, settled = set(), set()
+    for i in range(300):
+        size = 5 if i % 3 == 0 else 4
+        position = defender_led_endgame(rng, size, contract)
+        if i % 2:
+            position = Position.start(Deal(tuple(position.hands)), contract, position.declarer, position.declarer)
+        on_lead = position.leader == position.declarer
+        answer, alone = all_but_one_probe(solver, without, position, size)
+        answers.add((answer, on_lead))
+        if alone:
+            settled.add(on_lead)
+    assert answers == {(answer, on_lead) for answer in (True, False) for on_lead in (True, False)}
+    assert settled == {True, False}

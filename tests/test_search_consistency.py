@@ -97,7 +97,7 @@ def test_sure_trick_bounds_against_search_without_them(objective: str) -> None:
 
 
 @pytest.mark.parametrize("contract", ["misere", "allpass"])
-@pytest.mark.parametrize("option", ["EVERY_TRICK", "EXIT_LOOKAHEAD", "ALL_BUT_ONE"])
+@pytest.mark.parametrize("option", ["EVERY_TRICK", "EXIT_LOOKAHEAD", "ALL_BUT_ONE", "EXIT_ESCAPE"])
 def test_misere_tests_against_search_without_them(contract: str, option: str) -> None:
     """The exact "every trick left?" test and the look past the declarer's
     exits at misère and all-pass trick starts, each against the same search
