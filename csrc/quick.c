@@ -645,7 +645,20 @@ static __attribute__((noinline)) int won_escapes(const escape_start *e, int lead
         safe = pairs_below(suit_bits(next.hand[d], s), suit_bits(defence, s));
     if (safe && declarer_exit(&next, d, 1))
         return 1;
-    return (e->options & PDD_OPT_EXIT_ESCAPE) && e->b->tricks_left >= 4 && exit_escapes(&next, d);
+    if (!(e->options & PDD_OPT_EXIT_ESCAPE) || e->b->tricks_left < 4)
+        return 0;
+    /* exit_escapes is not monotone in the partner's ranks: a higher card he
+     * keeps may win the exit and give the lead to the defender who forces.
+     * So every lower card of his in the suit of `follow` is tried too (with
+     * any of them the declarer still wins this trick). */
+    uint32_t partner = e->b->hand[e->partner];
+    uint32_t lower = partner & SUIT_MASK(CARD_SUIT(follow)) & ((1u << follow) - 1);
+    for (uint32_t f = 1u << follow | lower; f; f &= f - 1) {
+        next.hand[e->partner] = partner & ~(f & -f);
+        if (!exit_escapes(&next, d))
+            return 0;
+    }
+    return 1;
 }
 
 /* After `lead` and the declarer's `card`, the leader is unpaired in two
@@ -665,7 +678,8 @@ static int leader_stays_unpaired(const escape_start *e, int lead, int card)
  * cards high). So of the partner's cards that leave the same trick winner
  * and the same answer of the declarer's, the highest is the hardest for
  * him: it leaves the partner his lowest cards. Void, that is the top card
- * of each suit. */
+ * of each suit. This does not hold for the sure exit of exit_escapes,
+ * which won_escapes therefore asks with the partner's lower cards too. */
 
 /* The declarer third to play: under the lead the trick's top card is the
  * lead's; above it, the partner's, and the declarer's answer the same for

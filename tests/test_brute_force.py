@@ -238,3 +238,26 @@ def test_exit_escape_against_brute_force(contract: str) -> None:
             settled.add(on_lead)
     assert answers == {(answer, on_lead) for answer in (True, False) for on_lead in (True, False)}
     assert settled == {True, False}
+
+
+# Positions where a sure exit after a first trick the declarer wins is won
+# by a card the partner kept: trying only his highest card of a class there
+# once claimed an escape that the defenders beat.
+EXIT_AFTER_PARTNER_CARDS = [
+    (("T9.87..", "A7...AK", "J8...87"), 1, 0),
+    (("T8.87..", "J9...87", "A7...AK"), 2, 0),
+    (("J.KT.QJT.", "QT8.A9.9.", "A7.J87.8."), 1, 1),
+    ((".AT9.T8.9", ".K87.97.8", ".QJ.A.KJT"), 0, 1),
+]
+
+
+@pytest.mark.parametrize("contract", ["misere", "allpass"])
+@pytest.mark.parametrize("hands, declarer, leader", EXIT_AFTER_PARTNER_CARDS)
+def test_exit_escape_tries_the_partners_lower_cards(contract: str, hands: tuple[str, ...], declarer: int,
+                                                    leader: int) -> None:
+    position = Position.start(Deal(tuple(Hand.parse(text) for text in hands)), contract, declarer, leader)
+    exact = brute_value(position)
+    solver = Solver(table_mib=1)
+    assert solver.solve(position) == exact
+    for target in range(1, len(position.hands[0]) + 1):
+        assert solver.probe(position, target) == (exact >= target)
