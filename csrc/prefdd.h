@@ -71,7 +71,8 @@ enum {
     PDD_OPT_ALL_BUT_ONE = 128, /* misere and all-pass, with PDD_OPT_QUICK: "all but one trick left?" with a
                                 * defender on lead, "no" proved one trick ahead */
     PDD_OPT_EXIT_ESCAPE = 256, /* with PDD_OPT_ALL_BUT_ONE: where the declarer wins the first trick, his
-                                * escape may also be a sure exit after it, looked at one more trick ahead */
+                                * escape may also be a sure exit after it, looked at one more trick ahead;
+                                * with the declarer on lead, a sure exit at once */
     PDD_OPT_ALL = 511
 };
 

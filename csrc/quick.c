@@ -483,7 +483,9 @@ static int caught_after_exit(const board *b, int d)
  * answer of his after which either he lost the trick and they cannot make
  * him take every trick left (defenders_force_every_trick, exact), or he won
  * it and never wins another (declarer_safe's test; that needs three tricks
- * left, as he must lose two of the rest). A proof of "no" only: when it
+ * left, as he must lose two of the rest) or, with PDD_OPT_EXIT_ESCAPE, has
+ * a sure exit after which he cannot be made to take every trick left
+ * (exit_escapes). A proof of "no" only: when it
  * fails the search goes on. The leader's leads are tried one per class of
  * equivalent cards (equivalence_representatives at the trick start: cards
  * adjacent among the cards out compare alike with every other card, so the
