@@ -27,7 +27,7 @@ from pathlib import Path
 from cffi import FFI
 
 CSRC = Path(__file__).resolve().parent
-C_SOURCES = ["board.c", "tt.c", "quick.c", "order.c", "search.c", "api.c", "canonical.c", "discard.c", "discard_many.c", "discard_lines.c", "maxn.c", "sample.c"]
+C_SOURCES = ["board.c", "tt.c", "quick.c", "order.c", "search.c", "api.c", "canonical.c", "discard.c", "discard_many.c", "discard_lines.c", "maxn.c", "sample.c", "splits.c"]
 # -fno-semantic-interposition: an extension module is built with -fPIC, where
 # by default every non-static function may be replaced at load time, so the
 # compiler calls them through the PLT and never inlines them across the

@@ -366,6 +366,19 @@ int pdd_shuffle_deal(const uint32_t *key, int key_words, const int32_t *cards, i
  * binding one at a time, the C shuffle 2.6 us of it. */
 int pdd_shuffle_deals(const uint32_t *keys, const int32_t *key_words, int deals, const int32_t *cards, int count,
                       const int32_t *sizes, int parts, const uint32_t *fixed, uint32_t *masks);
+/* --- the enumeration's splits (splits.c) --- */
+
+/* Every split of cards[0..n) into a part of k cards and one of the rest, in
+ * revolving-door order (each split one card out of the first part and one in
+ * from the one before, as solver/advice/layouts.py's revolving_door over the
+ * cards' indices): split i is out[2i] = first_fixed | the part's cards,
+ * out[2i + 1] = second_fixed | the other cards, for the C(n, k) splits.
+ * PDD_ERR_COUNT for n outside 0..32, k outside 0..n, or more
+ * splits than capacity (nothing written); PDD_ERR_DUPLICATE for a card
+ * outside 0..31, given twice, or among the fixed cards, or fixed cards in
+ * both parts. */
+int pdd_split_masks(const int32_t *cards, int n, int k, uint32_t first_fixed, uint32_t second_fixed,
+                    uint32_t *out, int capacity);
 /* CDEF END */
 
 #endif

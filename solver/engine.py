@@ -15,6 +15,7 @@ at once raises :class:`SolverBusyError` instead of corrupting its table.
 """
 from __future__ import annotations
 
+import math
 import struct
 import sys
 from array import array
@@ -30,7 +31,7 @@ from .position import Position, PositionError, PositionTypeError
 
 __all__ = ["Solver", "SolverBusyError", "SearchStopped", "SolveStats", "OrderWeightsError",
            "OPT_ALL", "OPT_NONE", "ORDER_WEIGHTS", "DiscardJob", "DiscardSearch", "MaxnOutcome", "StartSolver",
-           "StartDiscards", "best_discard_search", "best_discards_many", "canonical_suits", "discard_class_ids",
+           "StartDiscards", "HandPairs", "best_discard_search", "best_discards_many", "canonical_suits", "discard_class_ids",
            "maxn_search"]
 
 OPT_ALL = lib.PDD_OPT_ALL
@@ -333,10 +334,13 @@ class Solver:
         """``pdd_solve_hands``: the C struct ``template`` with each pair of
         hand masks for the two ``seats``."""
         count = len(pairs)
-        try:
-            hands = array("I", chain.from_iterable(pairs))
-        except (OverflowError, TypeError):
-            raise PositionError("hand masks must be whole numbers 0..2**32-1") from None
+        if isinstance(pairs, HandPairs):
+            hands = pairs.flat   # already packed: nothing to convert
+        else:
+            try:
+                hands = array("I", chain.from_iterable(pairs))
+            except (OverflowError, TypeError):
+                raise PositionError("hand masks must be whole numbers 0..2**32-1") from None
         if len(hands) != 2 * count:
             raise PositionError("give each split as a pair of hand masks")
         values = ffi.new("int32_t[]", max(count, 1))
@@ -783,3 +787,56 @@ class ShuffleDeal:
                                      self.fixed_c, masks))
         flat = ffi.unpack(masks, len(keys) * parts)
         return [tuple(flat[start:start + parts]) for start in range(0, len(flat), parts)]
+
+
+class HandPairs(Sequence[tuple[int, int]]):
+    """A sequence of (first, second) hand-mask pairs packed in one
+    ``array("I")``, two words a pair: an enumeration's splits, made in C by
+    :meth:`revolving_door` and passed to :meth:`StartSolver.solve_pairs`
+    without a conversion. Items are tuples; a slice (step 1) is another
+    HandPairs."""
+
+    __slots__ = ("flat",)
+
+    def __init__(self, flat: array) -> None:
+        if not isinstance(flat, array) or flat.typecode != "I" or len(flat) % 2:
+            raise SolverArgumentError("HandPairs needs an array('I') of an even length")
+        self.flat = flat
+
+    @classmethod
+    def revolving_door(cls, cards: Sequence[int], k: int, first_fixed: int = 0, second_fixed: int = 0) -> HandPairs:
+        """Every split of ``cards`` (card indices 0..31, distinct) into ``k``
+        of them and the rest, in the revolving-door order of
+        :func:`solver.advice.layouts.revolving_door` over the cards' positions
+        in ``cards``; the fixed masks are added to each part (csrc/splits.c)."""
+        n = len(cards)
+        if not 0 <= k <= n <= 32:
+            raise SolverArgumentError(f"cannot split {n} cards into {k} and the rest")
+        count = math.comb(n, k)
+        out = array("I", bytes(8 * count))
+        code = lib.pdd_split_masks(ffi.new("int32_t[]", list(cards) or [0]), n, k, first_fixed, second_fixed,
+                                   ffi.from_buffer("uint32_t[]", out), count)
+        if code == lib.PDD_ERR_DUPLICATE:
+            raise SolverArgumentError("split cards must be distinct card indices 0..31, none of them fixed, "
+                                      "and the fixed masks disjoint")
+        _check(code)
+        return cls(out)
+
+    def __len__(self) -> int:
+        return len(self.flat) // 2
+
+    def __getitem__(self, index):  # type: ignore[override]
+        if isinstance(index, slice):
+            start, stop, step = index.indices(len(self))
+            if step != 1:
+                return [self[i] for i in range(start, stop, step)]
+            return HandPairs(self.flat[2 * start:2 * max(start, stop)])
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError("HandPairs index out of range")
+        return self.flat[2 * index], self.flat[2 * index + 1]
+
+    def __iter__(self):
+        flat = self.flat
+        return zip(flat[0::2], flat[1::2])

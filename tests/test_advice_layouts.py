@@ -15,7 +15,7 @@ import pytest
 from solver import Hand
 from solver.advice import AdviceError, LayoutSpace, RunOptions
 from solver.advice.layouts import _card_indices, layout_seed, layout_rng, revolving_door
-from solver.engine import ShuffleDeal, SolverArgumentError
+from solver.engine import HandPairs, ShuffleDeal, SolverArgumentError
 from solver.advice.parallel import (BLOCKS_PER_WORKER, TaskResult, _layout_result, block_queues, exact_blocks,
                                    exact_chunks, run_layouts, whole_blocks)
 from solver.advice.stats import Estimate, estimate, sureness
@@ -68,6 +68,50 @@ def test_shuffle_deal_refuses_a_fixed_mask_count_unlike_the_parts(sizes: list[in
 
 def test_full_deal_space_has_every_split() -> None:
     assert len(revolving_door(20, 10)) == 184_756
+
+
+@pytest.mark.parametrize("n, k", [(0, 0), (1, 0), (1, 1), (5, 2), (8, 8), (9, 4), (13, 6), (20, 10)])
+def test_hand_pairs_in_c_are_the_revolving_door_of_the_cards(n: int, k: int) -> None:
+    """csrc/splits.c lists the splits in revolving_door's order over the
+    cards' positions in the list, each part with its fixed cards."""
+    rng = random.Random(n * 100 + k)
+    cards = rng.sample(range(32), n)
+    others = [c for c in range(32) if c not in cards]
+    first_fixed = sum(1 << c for c in others[:2]) if n < 30 else 0
+    second_fixed = sum(1 << c for c in others[2:5]) if n < 27 else 0
+    pairs = HandPairs.revolving_door(cards, k, first_fixed, second_fixed)
+    everything = sum(1 << c for c in cards)
+    expected = []
+    for subset in revolving_door(n, k):
+        mask = sum(1 << cards[i] for i in range(n) if subset >> i & 1)
+        expected.append((first_fixed | mask, second_fixed | (everything & ~mask)))
+    assert list(pairs) == expected and len(pairs) == len(expected)
+    assert [pairs[i] for i in range(len(pairs))] == expected and pairs[-1] == expected[-1]
+    assert list(pairs[1:4]) == expected[1:4] and list(pairs[3:1]) == [] and pairs[::2] == expected[::2]
+    with pytest.raises(IndexError):
+        pairs[len(pairs)]
+
+
+@pytest.mark.parametrize("cards, k, fixed, problem", [
+    ([3, 3], 1, (0, 0), "distinct"), ([32], 1, (0, 0), "distinct"), ([-1], 0, (0, 0), "distinct"),
+    ([1, 2], 1, (1 << 2, 0), "fixed"), ([1, 2], 1, (1 << 5, 1 << 5), "disjoint"),
+    ([1, 2], 3, (0, 0), "cannot split"), (list(range(33)), 1, (0, 0), "cannot split"),
+])
+def test_hand_pairs_refuse_bad_cards_by_name(cards, k, fixed, problem) -> None:
+    with pytest.raises(SolverArgumentError, match=problem):
+        HandPairs.revolving_door(cards, k, *fixed)
+
+
+def test_two_part_enumeration_lists_its_splits_in_c_as_in_python() -> None:
+    """LayoutSpace.enumerate_list: the same splits as enumerate_masks, for
+    trick contracts and misère (the other card order), fixed cards added."""
+    for misere in (False, True):
+        space = LayoutSpace(Hand.parse("AKQJ98.T97.8.A7"), (6, 6), (Hand.parse("..A."), Hand.parse("..K.")),
+                            misere)
+        listed = space.enumerate_list()
+        assert isinstance(listed, HandPairs) and list(listed) == list(space.enumerate_masks())
+    three = small_space()
+    assert three.enumerate_list() == list(three.enumerate_masks())
 
 
 def small_space() -> LayoutSpace:

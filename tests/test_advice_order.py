@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import random
+from array import array
 from collections import Counter
 
 import pytest
@@ -16,7 +17,7 @@ from solver.advice import AdviceError, RunOptions, enumerate_splits, enumeration
 from solver.advice import enumeration
 from solver.advice.enumeration import ENUMERATION_TABLE_POLICY, _template
 from solver.advice.layouts import LayoutSpace, misere_only, revolving_door, warm_order
-from solver.engine import DEFAULT_PART_WAYS, OPT_NONE, StartSolver
+from solver.engine import DEFAULT_PART_WAYS, OPT_NONE, HandPairs, StartSolver
 from solver.notation import Card
 
 # Six cards a hand: seat 0 declares, the defenders share 12 cards (924 splits).
@@ -52,7 +53,8 @@ def values_in_batches(request, kind, splits: list[int], policy: tuple, mib: int 
                       nodes: list[int] | None = None) -> dict[int, int]:
     """values_in_order as a worker of the enumeration solves them: 256 splits
     a C call, on a solver with the table ``policy`` (its nodes appended to
-    ``nodes``)."""
+    ``nodes``); every other call takes its splits packed (HandPairs), as the
+    enumeration passes them, the others as a list of pairs."""
     size = len(request.hand)
     solver = Solver(mib)
     solver.set_table_policy(*policy)
@@ -61,7 +63,10 @@ def values_in_batches(request, kind, splits: list[int], policy: tuple, mib: int 
     values: dict[int, int] = {}
     for at in range(0, len(splits), 256):
         chunk = splits[at:at + 256]
-        values.update(zip(chunk, start.solve_pairs([(first, request.defenders.mask & ~first) for first in chunk])))
+        pairs = [(first, request.defenders.mask & ~first) for first in chunk]
+        if at // 256 % 2:
+            pairs = HandPairs(array("I", [mask for pair in pairs for mask in pair]))
+        values.update(zip(chunk, start.solve_pairs(pairs)))
     if nodes is not None:
         nodes.append(solver.stats().nodes)
     return values

@@ -65,7 +65,7 @@ def mutate(c, field: str, value: int) -> None:
     setattr(c, field, value)
 
 
-CALLS = 22
+CALLS = 23
 """The entry points hostile_calls makes (each call draws from them)."""
 
 STRATEGIES = {
@@ -163,6 +163,10 @@ def hostile_calls(solver: Solver, c, draw) -> None:
         lambda: lib.pdd_best_discard_lines(h, c, ffi.new("uint32_t[9]", [draw("uint32") for _ in range(9)]),
                                            draw("many"), draw("int32"), draw("int32"), draw("int32"),
                                            ffi.new("int32_t[12]")),
+        # Hostile cards, counts and fixed masks; room for at most 3 splits (the capacity is 3 or less).
+        lambda: lib.pdd_split_masks(ffi.new("int32_t[32]", [draw("int32") for _ in range(32)]), draw("count"),
+                                    draw("many"), draw("uint32"), draw("uint32"), ffi.new("uint32_t[6]"),
+                                    draw("many")),
         # Small values (some valid) for the table policy; the table is then cleared.
         lambda: lib.pdd_set_table_policy(h, draw("many"), draw("many"), draw("many")),
     ]

@@ -146,6 +146,10 @@ class ConstrainedSpace:
         for allocation in self._allocations:
             yield from self._deal_groups(allocation, 0, list(base))
 
+    def enumerate_list(self) -> list[tuple[int, ...]]:
+        """:meth:`enumerate_masks` as a list (the enumeration's runs)."""
+        return list(self.enumerate_masks())
+
     def first_masks(self) -> tuple[int, ...]:
         """The first layout of :meth:`enumerate_masks` (dealt alone)."""
         if not self._allocations:

