@@ -290,9 +290,13 @@ int pdd_best_discard_many(pdd_solver *const *solvers, int solver_count, const pd
  * the floor) out[4i+1..4i+3] = each seat's tricks along pdd_line_tricks
  * after that discard (the first listed), the value as the guess and the
  * suits in canonical order (pdd_canonical_suits); -1 there otherwise. The
- * same calls on the same table as one by one. The first error (a refused
- * layout, a stop request) ends the call and is answered: the later layouts'
- * entries are unset. */
+ * same calls on the same table as one by one (the same answers), except
+ * that in a trick contract the run's layouts share table generations (up
+ * to 16 a generation, each run starting one, and an entry that settles a
+ * node joins the current one), so that a layout finds the entries of the
+ * layouts before it; the solver's table policy is as it was afterwards.
+ * The first error (a refused layout, a stop request) ends the call and is
+ * answered: the later layouts' entries are unset. */
 int pdd_best_discard_lines(pdd_solver *solver, const pdd_position *template, const uint32_t *hands, int count,
                            int mode, int floor, int line, int32_t *out);
 

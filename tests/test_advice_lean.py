@@ -18,7 +18,7 @@ from solver.advice.parallel import run_layouts
 from solver.advice.play import ContractPlay
 from solver.advice.whist_request import layout_space
 from solver.engine import Solver
-from solver.notation import Contract, Hand
+from solver.notation import Contract, ContractKind, Hand
 
 HAND = "JT98.JT.98.A9"
 REQUESTS = {
@@ -72,7 +72,9 @@ def test_play_masks_equals_the_call_on_every_layout(name: str, contract: str | N
     ("two whisters, no auction model", "misere")])   # the misère in one C call
 def test_play_masks_many_equals_play_masks_one_by_one(name: str, contract: str | None, split: bool) -> None:
     # The searches of many layouts in one C call (pdd_best_discard_lines):
-    # the same outcomes, and the same searches on the table (node counts).
+    # the same outcomes. A trick contract's run shares table generations
+    # (its nodes differ from the calls one by one); a misère's is the same
+    # searches on the table (node counts).
     request = request_of(name)
     space = layout_space(request)
     play = play_of(request, split, contract)
@@ -86,7 +88,9 @@ def test_play_masks_many_equals_play_masks_one_by_one(name: str, contract: str |
     got = play.play_masks_many(layouts[:7], request.talon.mask, many) + play.play_masks_many(
         layouts[7:], request.talon.mask, many)
     assert got == expected
-    assert many.stats().nodes == one.stats().nodes > 0
+    assert one.stats().nodes > 0
+    if play.contract.kind is not ContractKind.TRICKS:
+        assert many.stats().nodes == one.stats().nodes
     assert sum(outcome is not None for outcome in expected) >= 5
     assert play.play_masks_many([], request.talon.mask, many) == []
 
