@@ -308,16 +308,23 @@ static uint64_t partition_shape(const board *b, uint32_t exact_shape)
     return exact_shape | (uint64_t)counts << 24 | (uint64_t)b->tricks_left << 56;
 }
 
-static void read_position(const board *b, const rules *r, tt_position *p, int canonical)
+/* The canonical key (misere and all-pass), out of line. */
+static __attribute__((noinline)) void read_canonical_position(const board *b, const rules *r, tt_position *p)
 {
     uint32_t live = b->hand[0] | b->hand[1] | b->hand[2];
     p->live = live;
     p->shape = 0;
-    if (canonical) {
-        read_canonical(b, r, live, p);
-        p->rel[0] = p->rel[1] = 0;   /* read by the partition table only */
-        return;
-    }
+    read_canonical(b, r, live, p);
+    p->rel[0] = p->rel[1] = 0;   /* read by the partition table only */
+}
+
+/* The literal key (trick contracts), inlined into the search's node: the
+ * call cost a tenth of it. */
+static inline __attribute__((always_inline)) void read_literal_position(const board *b, const rules *r, tt_position *p)
+{
+    uint32_t live = b->hand[0] | b->hand[1] | b->hand[2];
+    p->live = live;
+    p->shape = 0;
     uint32_t rel0 = 0, rel1 = 0;
     for (int s = 0; s < 4; s++) {
         unsigned l = suit_bits(live, s);
@@ -332,9 +339,12 @@ static void read_position(const board *b, const rules *r, tt_position *p, int ca
     p->suits = LITERAL_SUITS;
 }
 
-void tt_read_position(const board *b, const rules *r, tt_position *p)
+__attribute__((always_inline)) inline void tt_read_position(const board *b, const rules *r, tt_position *p)
 {
-    read_position(b, r, p, r->objective != PDD_TRICKS);
+    if (r->objective != PDD_TRICKS)
+        read_canonical_position(b, r, p);
+    else
+        read_literal_position(b, r, p);
 }
 
 void tt_read_shape(const board *b, tt_position *p)
@@ -352,7 +362,7 @@ tt_key tt_make_key(const board *b, const rules *r)
 tt_key tt_make_literal_key(const board *b, const rules *r)
 {
     tt_position p;
-    read_position(b, r, &p, 0);
+    read_literal_position(b, r, &p);
     return p.exact;
 }
 
