@@ -129,12 +129,25 @@ static size_t power_of_two_items(size_t bytes, size_t size)
  * bucket (agree_lanes). */
 #define PART_SLACK 16
 
+/* The partition table's memory: the buckets, the slack, then the buckets'
+ * shapes (t->part_shapes), one a bucket, on whole cache lines. */
+static size_t part_shapes_offset(size_t parts, size_t stride)
+{
+    return (parts * stride + PART_SLACK + 63) / 64 * 64;
+}
+
+static size_t part_held(size_t parts, size_t stride)
+{
+    return part_shapes_offset(parts, stride) + (parts * sizeof(uint64_t) + 63) / 64 * 64;
+}
+
 /* Half the memory for exact entries, half for partition entries. */
 int tt_init(tt *t, size_t bytes)
 {
     rank_tables_init();
     t->entries = NULL;
     t->parts = NULL;
+    t->part_shapes = NULL;
     t->entries_block = t->parts_block = NULL;
     t->keep_used = 0;
     t->entries_used = t->parts_used = 0;
@@ -147,7 +160,7 @@ int tt_reshape(tt *t, size_t exact_bytes, size_t part_bytes, int ways)
     size_t buckets = power_of_two_items(exact_bytes, sizeof(tt_entry) * TT_WAYS);
     size_t stride = sizeof(part_bucket) + (size_t)ways * sizeof(part_entry);
     size_t parts = power_of_two_items(part_bytes, stride);
-    size_t part_total = parts * stride + PART_SLACK;   /* what is held; tt_bytes counts the buckets */
+    size_t part_total = part_held(parts, stride);   /* what is held; tt_bytes counts the buckets */
     if (t->entries && t->parts && buckets - 1 == t->bucket_mask && parts - 1 == t->part_mask
         && stride == t->part_stride) {
         tt_clear(t);   /* the same shape: no new memory to touch */
@@ -169,6 +182,7 @@ int tt_reshape(tt *t, size_t exact_bytes, size_t part_bytes, int ways)
     t->bucket_mask = buckets - 1;
     t->window_mask = t->bucket_mask;
     t->parts = memory;
+    t->part_shapes = (uint64_t *)(memory + part_shapes_offset(parts, stride));
     t->part_mask = parts - 1;
     t->part_bytes = parts * stride;
     t->part_stride = stride;
@@ -182,18 +196,22 @@ void tt_free(tt *t)
 {
     table_release(t->entries_block, t->entries, (t->bucket_mask + 1) * TT_WAYS * sizeof(tt_entry),
                   !t->entries_used);
-    table_release(t->parts_block, t->parts, t->part_bytes + PART_SLACK, !t->parts_used);
+    if (t->parts)
+        table_release(t->parts_block, t->parts, part_held(t->part_mask + 1, t->part_stride), !t->parts_used);
     t->entries_block = t->parts_block = NULL;
     t->entries = NULL;
     t->parts = NULL;
+    t->part_shapes = NULL;
 }
 
 void tt_clear(tt *t)
 {
     if (t->entries_used)
         memset(t->entries, 0, (t->bucket_mask + 1) * TT_WAYS * sizeof(tt_entry));
-    if (t->parts_used)
+    if (t->parts_used) {
         memset(t->parts, 0, t->part_bytes);
+        memset(t->part_shapes, 0, (t->part_mask + 1) * sizeof(uint64_t));
+    }
     t->entries_used = t->parts_used = 0;
     t->generation = 1;
 }
@@ -415,9 +433,18 @@ uint64_t tt_key_hash(const tt_key *k)
     return mix64(k->ranks ^ ((uint64_t)k->shape * 0x9E3779B97F4A7C15ull));
 }
 
-static part_bucket *part_bucket_of(const tt *t, uint64_t shape)
+/* A bucket's shape is kept apart from it, in a dense array of shapes
+ * (t->part_shapes, 8 to a cache line): a look-up whose shape is not there
+ * (most of them: 59 % on random trump deals) reads that array only, not
+ * the bucket's first line. */
+static size_t part_index(const tt *t, uint64_t shape)
 {
-    return (part_bucket *)(t->parts + (mix64(shape) & t->part_mask) * t->part_stride);
+    return mix64(shape) & t->part_mask;
+}
+
+static part_bucket *part_bucket_at(const tt *t, size_t index)
+{
+    return (part_bucket *)(t->parts + index * t->part_stride);
 }
 
 /* A bucket keeps its entries in groups of four, field by field: a group is
@@ -522,9 +549,10 @@ static inline unsigned filled_lanes(int g, int used)
 
 int tt_find_part(tt *t, const tt_position *p, int taken, int target, int *hint, part_entry *found)
 {
-    part_bucket *b = part_bucket_of(t, p->shape);
-    if (b->shape != p->shape)
+    size_t index = part_index(t, p->shape);
+    if (t->part_shapes[index] != p->shape)
         return 0;
+    part_bucket *b = part_bucket_at(t, index);
     uint32_t rel0 = p->rel[0], rel1 = p->rel[1];
     PLACES(rel0);
     PLACES(rel1);
@@ -550,9 +578,9 @@ int tt_find_part(tt *t, const tt_position *p, int taken, int target, int *hint, 
 
 /* A bucket belongs to one shape. Another shape takes it over when it is
  * stale (an older generation) or the newcomer is deeper (saves more work). */
-static int take_over(const part_bucket *b, uint64_t shape, uint8_t generation)
+static int take_over(const part_bucket *b, uint64_t held, uint64_t shape, uint8_t generation)
 {
-    return !b->shape || b->generation != generation || (shape >> 56) > (b->shape >> 56);
+    return !held || b->generation != generation || (shape >> 56) > (held >> 56);
 }
 
 /* The group and lane that hold exactly spec and places: 1, or 0. */
@@ -596,16 +624,17 @@ static int part_victim(part_bucket *b, int ways, uint8_t generation)
 
 void tt_store_part(tt *t, const tt_position *p, uint32_t spec, int lower, int upper, int best)
 {
-    part_bucket *b = part_bucket_of(t, p->shape);
+    size_t index = part_index(t, p->shape);
+    part_bucket *b = part_bucket_at(t, index);
     uint32_t rel0 = p->rel[0] & spec, rel1 = p->rel[1] & spec;
     assert(p->shape != 0 && (p->rel[0] & p->rel[1]) == 0);   /* tt_read_shape ran; places of distinct seats */
     assert((spec & ~live_places(p->live)) == 0);                /* fixed places are live places */
     assert(0 <= lower && lower <= upper && (best == NO_BEST || (best >= 0 && best < 32)));
-    if (b->shape != p->shape) {
-        if (!take_over(b, p->shape, t->generation))
+    if (t->part_shapes[index] != p->shape) {
+        if (!take_over(b, t->part_shapes[index], p->shape, t->generation))
             return;
         memset(b, 0, t->part_stride);
-        b->shape = p->shape;
+        t->part_shapes[index] = p->shape;
     }
     t->parts_used = 1;
     b->generation = t->generation;
