@@ -296,6 +296,7 @@ static void read_canonical(const board *b, const rules *r, uint32_t live, tt_pos
     uint64_t c0 = sig[0] >> 2, c1 = sig[1] >> 2, c2 = sig[2] >> 2, c3 = sig[3] >> 2;
     p->exact.ranks = c0 | c1 << 20 | c2 << 40 | c3 << 60;
     p->exact.shape = (uint32_t)(c3 >> 4) | rules_bits(b, r, live) << 16;
+    p->exact.hash = (uint32_t)tt_key_hash(&p->exact);   /* for the prefetch, the look-up and the store */
     p->suits = (uint8_t)((sig[0] & 3) | (sig[1] & 3) << 2 | (sig[2] & 3) << 4 | (sig[3] & 3) << 6);
     /* The slots name each suit once, longest suit first. */
     assert((1u << (sig[0] & 3) | 1u << (sig[1] & 3) | 1u << (sig[2] & 3) | 1u << (sig[3] & 3)) == 0xF);
@@ -351,6 +352,7 @@ static inline __attribute__((always_inline)) void read_literal_position(const bo
     }
     p->exact.ranks = rel0 | ((uint64_t)rel1 << 32);
     p->exact.shape = literal_shape(b, r, live);
+    p->exact.hash = 0;
     assert((rel0 & rel1) == 0 && (rel0 & ~live_places(live)) == 0 && (rel1 & ~live_places(live)) == 0);
     p->rel[0] = rel0;
     p->rel[1] = rel1;
@@ -660,9 +662,13 @@ void tt_store_part(tt *t, const tt_position *p, uint32_t spec, int lower, int up
     q.info[k] = (part_info){ (uint8_t)lower, (uint8_t)upper, (uint8_t)best, t->generation };
 }
 
+/* Chosen by the hash's low 32 bits (a table of more than 2^32 buckets
+ * would use its first 2^32). */
 static tt_entry *bucket_of(const tt *t, const tt_key *k)
 {
-    return t->entries + (tt_key_hash(k) & t->window_mask) * TT_WAYS;
+    uint32_t hash = k->hash ? k->hash : (uint32_t)tt_key_hash(k);
+    assert(hash == (uint32_t)tt_key_hash(k));
+    return t->entries + (hash & t->window_mask) * TT_WAYS;
 }
 
 void tt_prefetch(const tt *t, const tt_key *k)

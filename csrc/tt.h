@@ -36,6 +36,9 @@
 typedef struct tt_key {
     uint64_t ranks;    /* relative-rank masks of seats 0 and 1 (seat 2 holds the rest) */
     uint32_t shape;    /* per-suit counts, leader, trump, objective, declarer */
+    uint32_t hash;     /* tt_key_hash's low 32 bits, which choose its bucket, or 0:
+                        * worked out then (the canonical key has it, the literal
+                        * one, whose partition search never asks, does not) */
 } tt_key;              /* (misere and all-pass pack the same facts suit by suit
                         * in a canonical order: tt_read_position) */
 
