@@ -690,10 +690,9 @@ const tt_entry *tt_find(const tt *t, const tt_key *k)
 static int keep_score(const tt_entry *e, uint8_t generation)
 {
     if (!e->generation) return -1000;
-    int cards = 0;
-    for (int s = 0; s < 4; s++)
-        cards += (e->shape >> (4 * s)) & 0xF;
-    return cards + (e->generation == generation ? 64 : 0);
+    uint32_t cards = (e->shape & 0x0F0Fu) + ((e->shape >> 4) & 0x0F0Fu);   /* the four nibbles' sum */
+    cards = (cards & 0xFFu) + (cards >> 8 & 0xFFu);
+    return (int)cards + (e->generation == generation ? 64 : 0);
 }
 
 void tt_store(tt *t, const tt_key *k, int lower, int upper, int best)
@@ -712,9 +711,14 @@ void tt_store(tt *t, const tt_key *k, int lower, int upper, int best)
         }
     if (!victim) {
         victim = &e[0];
-        for (int i = 1; i < TT_WAYS; i++)
-            if (keep_score(&e[i], t->generation) < keep_score(victim, t->generation))
+        int lowest = keep_score(victim, t->generation);
+        for (int i = 1; i < TT_WAYS; i++) {
+            int score = keep_score(&e[i], t->generation);
+            if (score < lowest) {
                 victim = &e[i];
+                lowest = score;
+            }
+        }
     }
     victim->ranks = k->ranks;
     victim->shape = k->shape;
