@@ -386,17 +386,23 @@ tt_key tt_make_literal_key(const board *b, const rules *r)
     return p.exact;
 }
 
+/* The places of the live cards at or above each suit's lowest mark: the
+ * marks smeared upwards within each byte pick them, one look-up a suit. */
 uint32_t tt_spec_from_marks(const tt_position *p, uint32_t marks)
 {
-    uint32_t spec = 0;
+    uint32_t up = marks | ((marks << 1) & 0xFEFEFEFEu);
+    up |= (up << 2) & 0xFCFCFCFCu;
+    up |= (up << 4) & 0xF0F0F0F0u;
+    uint32_t fixed = p->live & up, spec = 0;
+    for (int s = 0; s < 4; s++)
+        spec |= (uint32_t)rank_compress[suit_bits(p->live, s)][suit_bits(fixed, s)] << (8 * s);
+#ifndef NDEBUG
     for (int s = 0; s < 4; s++) {
-        unsigned m = suit_bits(marks, s);
-        if (!m)
-            continue;
-        unsigned l = suit_bits(p->live, s);
-        unsigned from = rank_compress[l][m & -m];        /* the lowest mark's place */
-        spec |= (rank_compress[l][l] & ~(from - 1)) << (8 * s);
+        unsigned m = suit_bits(marks, s), l = suit_bits(p->live, s);
+        unsigned from = m ? rank_compress[l][m & -m] : 0;   /* the lowest mark's place */
+        assert(suit_bits(spec, s) == (m ? (rank_compress[l][l] & ~(from - 1)) : 0));
     }
+#endif
     return spec;
 }
 
