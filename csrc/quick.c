@@ -5,12 +5,50 @@
 #include <pthread.h>
 #include "quick.h"
 
-/* How many of the suit's top live cards the seat holds in an unbroken run. */
-static int top_run(unsigned own, unsigned live)
+/* Per-byte helpers for four suits at once (each byte a suit; every count
+ * is at most 8, so no byte's arithmetic reaches into its neighbour). */
+#define BYTES_HIGH 0x80808080u
+#define BYTES_LOW 0x01010101u
+
+/* How many cards of each suit of a and of b, one count a byte: a's in
+ * the low word, b's in the high one (one 64-bit SWAR popcount per byte). */
+static inline uint64_t byte_counts2(uint32_t a, uint32_t b)
 {
-    int n = popcount(live);
-    unsigned missing = ~rank_compress[live][own] & ((1u << n) - 1);
-    return missing ? n - 1 - highest_card(missing) : n;
+    uint64_t both = a | (uint64_t)b << 32;
+    both = both - ((both >> 1) & 0x5555555555555555ull);
+    both = (both & 0x3333333333333333ull) + ((both >> 2) & 0x3333333333333333ull);
+    return (both + (both >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+}
+
+/* How many cards of each suit, one count a byte. */
+static inline uint32_t byte_counts(uint32_t cards)
+{
+    return (uint32_t)byte_counts2(cards, 0);
+}
+
+/* 0xFF in the bytes where count a >= count b, else 0. */
+static inline uint32_t bytes_at_least(uint32_t a, uint32_t b)
+{
+    uint32_t high = ((a | BYTES_HIGH) - b) & BYTES_HIGH;
+    return (high >> 7) * 0xFFu;
+}
+
+/* Per suit, the cards at or below the highest card of x. */
+static inline uint32_t at_or_below_top(uint32_t x)
+{
+    x |= (x >> 1) & 0x7F7F7F7Fu;
+    x |= (x >> 2) & 0x3F3F3F3Fu;
+    x |= (x >> 4) & 0x0F0F0F0Fu;
+    return x;
+}
+
+/* Per suit, the lowest card of x. */
+static inline uint32_t lowest_each(uint32_t x)
+{
+    uint32_t up = x | ((x << 1) & 0xFEFEFEFEu);
+    up |= (up << 2) & 0xFCFCFCFCu;
+    up |= (up << 4) & 0xF0F0F0F0u;
+    return up & ~((up << 1) & 0xFEFEFEFEu);
 }
 
 /* Tricks `seat` can cash in side suits (all suits in no trump) once on
@@ -19,54 +57,64 @@ static int top_run(unsigned own, unsigned live)
  * small cards of it too (the others are out of it by then). With can_ruff,
  * a run lasts only as long as every other trump holder can follow; without,
  * nobody else holds a trump any more. *counted gets the lowest card of each
- * top run. */
+ * top run.
+ * The four suits at once, a byte each: his top run of a suit is his cards
+ * above every other live card of it (masters). */
 static int cash_runs(const board *b, const rules *r, int seat, int can_ruff, uint32_t *counted)
 {
-    uint32_t own = b->hand[seat];
-    uint32_t live = b->hand[0] | b->hand[1] | b->hand[2];
     int left = next_seat(seat), right = next_seat(left);
-    int total = 0;
-#pragma GCC unroll 4   /* measured: without it the compiler does not unroll the loop (+4 % instructions) */
-    for (int s = 0; s < 4; s++) {
-        uint32_t suit = SUIT_MASK(s);
-        if (!(own & suit) || s == r->trump)
-            continue;   /* trumps are counted by master_trumps */
-        int top = top_run(suit_bits(own, s), suit_bits(live, s)), run = top;
-        if (!top)
-            continue;
+    uint32_t side = r->trump == PDD_NO_TRUMP ? 0xFFFFFFFFu : ~SUIT_MASK(r->trump);   /* trumps: master_trumps */
+    uint32_t own = b->hand[seat] & side, others = b->hand[left] | b->hand[right];
+    uint32_t masters = own & ~at_or_below_top(others);
+    if (!masters)
+        return 0;
+    uint32_t top, run;
+    if (r->trump == PDD_NO_TRUMP || !can_ruff) {
         /* Long cards: the others are out of the suit once the top is
          * cashed. Not while anyone else may hold a trump: there they could
          * only count when nobody does, and checking for that measured more
          * time than it saved. */
-        int length = popcount(own & suit);
-        if ((r->trump == PDD_NO_TRUMP || !can_ruff) && length > top && popcount(b->hand[left] & suit) <= top
-            && popcount(b->hand[right] & suit) <= top)
-            run = length;
-        if (can_ruff && r->trump != PDD_NO_TRUMP) {
-            /* A player out of the suit who holds a trump must ruff: the run
-             * is safe only for as many rounds as such a player can follow.
-             * Players without trumps just discard, and their discards cannot
-             * matter to another suit's count (only trump holders limit it). */
-            for (int other = left; other != seat; other = next_seat(other)) {
-                if (b->hand[other] & SUIT_MASK(r->trump)) {
-                    int follows = popcount(b->hand[other] & suit);
-                    if (follows < run)
-                        run = follows;
-                }
-            }
+        uint64_t counts = byte_counts2(masters, own), others_counts = byte_counts2(b->hand[left], b->hand[right]);
+        uint32_t length = (uint32_t)(counts >> 32);
+        top = (uint32_t)counts;
+        uint64_t both_out = ((top * 0x100000001ull) | 0x8080808080808080ull) - others_counts;
+        uint32_t out = (uint32_t)both_out & (uint32_t)(both_out >> 32) & BYTES_HIGH;
+        uint32_t longer = ((out & ~bytes_at_least(top, length)) >> 7) * 0xFFu;
+        run = (length & longer) | (top & ~longer);
+        *counted |= lowest_each(masters);
+    } else {
+        /* A player out of the suit who holds a trump must ruff: the run is
+         * safe only for as many rounds as such a player can follow. Players
+         * without trumps just discard, and their discards cannot matter to
+         * another suit's count (only trump holders limit it). */
+        uint32_t trumps = SUIT_MASK(r->trump);
+        run = top = byte_counts(masters);
+        if (b->hand[left] & trumps) {
+            uint32_t follows = byte_counts(b->hand[left]), fewer = bytes_at_least(run, follows);
+            run = (follows & fewer) | (run & ~fewer);
         }
-        total += run;
-        if (run) {
-            /* The count rests on the suit's top min(run, top) live cards
-             * being his (his small cards after them win by length, whatever
-             * their ranks): mark the lowest of those (a mark stands for the
-             * cards above it too). */
-            unsigned l = suit_bits(live, s);
-            int fixed = run < top ? run : top;
-            *counted |= (uint32_t)rank_expand[l][1u << (popcount(l) - fixed)] << (8 * s);
+        if (b->hand[right] & trumps) {
+            uint32_t follows = byte_counts(b->hand[right]), fewer = bytes_at_least(run, follows);
+            run = (follows & fewer) | (run & ~fewer);
+        }
+        /* The count rests on the suit's top `run` live cards being his:
+         * mark the lowest of them (a mark stands for the cards above it
+         * too). Where the run is cut short, that is not his lowest master. */
+        uint32_t whole = bytes_at_least(run, top);
+        *counted |= lowest_each(masters & whole);
+        uint32_t short_runs = ~whole & BYTES_HIGH;
+        for (; short_runs; short_runs &= short_runs - 1) {
+            int s = lowest_card(short_runs) >> 3;
+            unsigned m = suit_bits(masters, s);
+            int keep = (run >> (8 * s)) & 0xFF;
+            if (!keep)
+                continue;
+            for (int drop = popcount(m) - keep; drop > 0; drop--)
+                m &= m - 1;
+            *counted |= (uint32_t)(m & -m) << (8 * s);
         }
     }
-    return total;
+    return (int)((run * BYTES_LOW) >> 24);
 }
 
 /* A defender on lead can put his partner on lead in a side suit whose top

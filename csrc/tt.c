@@ -129,12 +129,25 @@ static size_t power_of_two_items(size_t bytes, size_t size)
  * bucket (agree_lanes). */
 #define PART_SLACK 16
 
+/* The partition table's memory: the buckets, the slack, then the buckets'
+ * shapes (t->part_shapes), one a bucket, on whole cache lines. */
+static size_t part_shapes_offset(size_t parts, size_t stride)
+{
+    return (parts * stride + PART_SLACK + 63) / 64 * 64;
+}
+
+static size_t part_held(size_t parts, size_t stride)
+{
+    return part_shapes_offset(parts, stride) + (parts * sizeof(uint64_t) + 63) / 64 * 64;
+}
+
 /* Half the memory for exact entries, half for partition entries. */
 int tt_init(tt *t, size_t bytes)
 {
     rank_tables_init();
     t->entries = NULL;
     t->parts = NULL;
+    t->part_shapes = NULL;
     t->entries_block = t->parts_block = NULL;
     t->keep_used = 0;
     t->entries_used = t->parts_used = 0;
@@ -147,7 +160,7 @@ int tt_reshape(tt *t, size_t exact_bytes, size_t part_bytes, int ways)
     size_t buckets = power_of_two_items(exact_bytes, sizeof(tt_entry) * TT_WAYS);
     size_t stride = sizeof(part_bucket) + (size_t)ways * sizeof(part_entry);
     size_t parts = power_of_two_items(part_bytes, stride);
-    size_t part_total = parts * stride + PART_SLACK;   /* what is held; tt_bytes counts the buckets */
+    size_t part_total = part_held(parts, stride);   /* what is held; tt_bytes counts the buckets */
     if (t->entries && t->parts && buckets - 1 == t->bucket_mask && parts - 1 == t->part_mask
         && stride == t->part_stride) {
         tt_clear(t);   /* the same shape: no new memory to touch */
@@ -169,6 +182,7 @@ int tt_reshape(tt *t, size_t exact_bytes, size_t part_bytes, int ways)
     t->bucket_mask = buckets - 1;
     t->window_mask = t->bucket_mask;
     t->parts = memory;
+    t->part_shapes = (uint64_t *)(memory + part_shapes_offset(parts, stride));
     t->part_mask = parts - 1;
     t->part_bytes = parts * stride;
     t->part_stride = stride;
@@ -182,18 +196,22 @@ void tt_free(tt *t)
 {
     table_release(t->entries_block, t->entries, (t->bucket_mask + 1) * TT_WAYS * sizeof(tt_entry),
                   !t->entries_used);
-    table_release(t->parts_block, t->parts, t->part_bytes + PART_SLACK, !t->parts_used);
+    if (t->parts)
+        table_release(t->parts_block, t->parts, part_held(t->part_mask + 1, t->part_stride), !t->parts_used);
     t->entries_block = t->parts_block = NULL;
     t->entries = NULL;
     t->parts = NULL;
+    t->part_shapes = NULL;
 }
 
 void tt_clear(tt *t)
 {
     if (t->entries_used)
         memset(t->entries, 0, (t->bucket_mask + 1) * TT_WAYS * sizeof(tt_entry));
-    if (t->parts_used)
+    if (t->parts_used) {
         memset(t->parts, 0, t->part_bytes);
+        memset(t->part_shapes, 0, (t->part_mask + 1) * sizeof(uint64_t));
+    }
     t->entries_used = t->parts_used = 0;
     t->generation = 1;
 }
@@ -278,6 +296,7 @@ static void read_canonical(const board *b, const rules *r, uint32_t live, tt_pos
     uint64_t c0 = sig[0] >> 2, c1 = sig[1] >> 2, c2 = sig[2] >> 2, c3 = sig[3] >> 2;
     p->exact.ranks = c0 | c1 << 20 | c2 << 40 | c3 << 60;
     p->exact.shape = (uint32_t)(c3 >> 4) | rules_bits(b, r, live) << 16;
+    p->exact.hash = (uint32_t)tt_key_hash(&p->exact);   /* for the prefetch, the look-up and the store */
     p->suits = (uint8_t)((sig[0] & 3) | (sig[1] & 3) << 2 | (sig[2] & 3) << 4 | (sig[3] & 3) << 6);
     /* The slots name each suit once, longest suit first. */
     assert((1u << (sig[0] & 3) | 1u << (sig[1] & 3) | 1u << (sig[2] & 3) | 1u << (sig[3] & 3)) == 0xF);
@@ -308,16 +327,23 @@ static uint64_t partition_shape(const board *b, uint32_t exact_shape)
     return exact_shape | (uint64_t)counts << 24 | (uint64_t)b->tricks_left << 56;
 }
 
-static void read_position(const board *b, const rules *r, tt_position *p, int canonical)
+/* The canonical key (misere and all-pass), out of line. */
+static __attribute__((noinline)) void read_canonical_position(const board *b, const rules *r, tt_position *p)
 {
     uint32_t live = b->hand[0] | b->hand[1] | b->hand[2];
     p->live = live;
     p->shape = 0;
-    if (canonical) {
-        read_canonical(b, r, live, p);
-        p->rel[0] = p->rel[1] = 0;   /* read by the partition table only */
-        return;
-    }
+    read_canonical(b, r, live, p);
+    p->rel[0] = p->rel[1] = 0;   /* read by the partition table only */
+}
+
+/* The literal key (trick contracts), inlined into the search's node: the
+ * call cost a tenth of it. */
+static inline __attribute__((always_inline)) void read_literal_position(const board *b, const rules *r, tt_position *p)
+{
+    uint32_t live = b->hand[0] | b->hand[1] | b->hand[2];
+    p->live = live;
+    p->shape = 0;
     uint32_t rel0 = 0, rel1 = 0;
     for (int s = 0; s < 4; s++) {
         unsigned l = suit_bits(live, s);
@@ -326,15 +352,19 @@ static void read_position(const board *b, const rules *r, tt_position *p, int ca
     }
     p->exact.ranks = rel0 | ((uint64_t)rel1 << 32);
     p->exact.shape = literal_shape(b, r, live);
+    p->exact.hash = 0;
     assert((rel0 & rel1) == 0 && (rel0 & ~live_places(live)) == 0 && (rel1 & ~live_places(live)) == 0);
     p->rel[0] = rel0;
     p->rel[1] = rel1;
     p->suits = LITERAL_SUITS;
 }
 
-void tt_read_position(const board *b, const rules *r, tt_position *p)
+__attribute__((always_inline)) inline void tt_read_position(const board *b, const rules *r, tt_position *p)
 {
-    read_position(b, r, p, r->objective != PDD_TRICKS);
+    if (r->objective != PDD_TRICKS)
+        read_canonical_position(b, r, p);
+    else
+        read_literal_position(b, r, p);
 }
 
 void tt_read_shape(const board *b, tt_position *p)
@@ -352,21 +382,27 @@ tt_key tt_make_key(const board *b, const rules *r)
 tt_key tt_make_literal_key(const board *b, const rules *r)
 {
     tt_position p;
-    read_position(b, r, &p, 0);
+    read_literal_position(b, r, &p);
     return p.exact;
 }
 
+/* The places of the live cards at or above each suit's lowest mark: the
+ * marks smeared upwards within each byte pick them, one look-up a suit. */
 uint32_t tt_spec_from_marks(const tt_position *p, uint32_t marks)
 {
-    uint32_t spec = 0;
+    uint32_t up = marks | ((marks << 1) & 0xFEFEFEFEu);
+    up |= (up << 2) & 0xFCFCFCFCu;
+    up |= (up << 4) & 0xF0F0F0F0u;
+    uint32_t fixed = p->live & up, spec = 0;
+    for (int s = 0; s < 4; s++)
+        spec |= (uint32_t)rank_compress[suit_bits(p->live, s)][suit_bits(fixed, s)] << (8 * s);
+#ifndef NDEBUG
     for (int s = 0; s < 4; s++) {
-        unsigned m = suit_bits(marks, s);
-        if (!m)
-            continue;
-        unsigned l = suit_bits(p->live, s);
-        unsigned from = rank_compress[l][m & -m];        /* the lowest mark's place */
-        spec |= (rank_compress[l][l] & ~(from - 1)) << (8 * s);
+        unsigned m = suit_bits(marks, s), l = suit_bits(p->live, s);
+        unsigned from = m ? rank_compress[l][m & -m] : 0;   /* the lowest mark's place */
+        assert(suit_bits(spec, s) == (m ? (rank_compress[l][l] & ~(from - 1)) : 0));
     }
+#endif
     return spec;
 }
 
@@ -405,9 +441,18 @@ uint64_t tt_key_hash(const tt_key *k)
     return mix64(k->ranks ^ ((uint64_t)k->shape * 0x9E3779B97F4A7C15ull));
 }
 
-static part_bucket *part_bucket_of(const tt *t, uint64_t shape)
+/* A bucket's shape is kept apart from it, in a dense array of shapes
+ * (t->part_shapes, 8 to a cache line): a look-up whose shape is not there
+ * (most of them: 59 % on random trump deals) reads that array only, not
+ * the bucket's first line. */
+static size_t part_index(const tt *t, uint64_t shape)
 {
-    return (part_bucket *)(t->parts + (mix64(shape) & t->part_mask) * t->part_stride);
+    return mix64(shape) & t->part_mask;
+}
+
+static part_bucket *part_bucket_at(const tt *t, size_t index)
+{
+    return (part_bucket *)(t->parts + index * t->part_stride);
 }
 
 /* A bucket keeps its entries in groups of four, field by field: a group is
@@ -512,9 +557,10 @@ static inline unsigned filled_lanes(int g, int used)
 
 int tt_find_part(tt *t, const tt_position *p, int taken, int target, int *hint, part_entry *found)
 {
-    part_bucket *b = part_bucket_of(t, p->shape);
-    if (b->shape != p->shape)
+    size_t index = part_index(t, p->shape);
+    if (t->part_shapes[index] != p->shape)
         return 0;
+    part_bucket *b = part_bucket_at(t, index);
     uint32_t rel0 = p->rel[0], rel1 = p->rel[1];
     PLACES(rel0);
     PLACES(rel1);
@@ -540,9 +586,9 @@ int tt_find_part(tt *t, const tt_position *p, int taken, int target, int *hint, 
 
 /* A bucket belongs to one shape. Another shape takes it over when it is
  * stale (an older generation) or the newcomer is deeper (saves more work). */
-static int take_over(const part_bucket *b, uint64_t shape, uint8_t generation)
+static int take_over(const part_bucket *b, uint64_t held, uint64_t shape, uint8_t generation)
 {
-    return !b->shape || b->generation != generation || (shape >> 56) > (b->shape >> 56);
+    return !held || b->generation != generation || (shape >> 56) > (held >> 56);
 }
 
 /* The group and lane that hold exactly spec and places: 1, or 0. */
@@ -586,16 +632,17 @@ static int part_victim(part_bucket *b, int ways, uint8_t generation)
 
 void tt_store_part(tt *t, const tt_position *p, uint32_t spec, int lower, int upper, int best)
 {
-    part_bucket *b = part_bucket_of(t, p->shape);
+    size_t index = part_index(t, p->shape);
+    part_bucket *b = part_bucket_at(t, index);
     uint32_t rel0 = p->rel[0] & spec, rel1 = p->rel[1] & spec;
     assert(p->shape != 0 && (p->rel[0] & p->rel[1]) == 0);   /* tt_read_shape ran; places of distinct seats */
     assert((spec & ~live_places(p->live)) == 0);                /* fixed places are live places */
     assert(0 <= lower && lower <= upper && (best == NO_BEST || (best >= 0 && best < 32)));
-    if (b->shape != p->shape) {
-        if (!take_over(b, p->shape, t->generation))
+    if (t->part_shapes[index] != p->shape) {
+        if (!take_over(b, t->part_shapes[index], p->shape, t->generation))
             return;
         memset(b, 0, t->part_stride);
-        b->shape = p->shape;
+        t->part_shapes[index] = p->shape;
     }
     t->parts_used = 1;
     b->generation = t->generation;
@@ -621,9 +668,13 @@ void tt_store_part(tt *t, const tt_position *p, uint32_t spec, int lower, int up
     q.info[k] = (part_info){ (uint8_t)lower, (uint8_t)upper, (uint8_t)best, t->generation };
 }
 
+/* Chosen by the hash's low 32 bits (a table of more than 2^32 buckets
+ * would use its first 2^32). */
 static tt_entry *bucket_of(const tt *t, const tt_key *k)
 {
-    return t->entries + (tt_key_hash(k) & t->window_mask) * TT_WAYS;
+    uint32_t hash = k->hash ? k->hash : (uint32_t)tt_key_hash(k);
+    assert(hash == (uint32_t)tt_key_hash(k));
+    return t->entries + (hash & t->window_mask) * TT_WAYS;
 }
 
 void tt_prefetch(const tt *t, const tt_key *k)
@@ -645,10 +696,9 @@ const tt_entry *tt_find(const tt *t, const tt_key *k)
 static int keep_score(const tt_entry *e, uint8_t generation)
 {
     if (!e->generation) return -1000;
-    int cards = 0;
-    for (int s = 0; s < 4; s++)
-        cards += (e->shape >> (4 * s)) & 0xF;
-    return cards + (e->generation == generation ? 64 : 0);
+    uint32_t cards = (e->shape & 0x0F0Fu) + ((e->shape >> 4) & 0x0F0Fu);   /* the four nibbles' sum */
+    cards = (cards & 0xFFu) + (cards >> 8 & 0xFFu);
+    return (int)cards + (e->generation == generation ? 64 : 0);
 }
 
 void tt_store(tt *t, const tt_key *k, int lower, int upper, int best)
@@ -667,9 +717,14 @@ void tt_store(tt *t, const tt_key *k, int lower, int upper, int best)
         }
     if (!victim) {
         victim = &e[0];
-        for (int i = 1; i < TT_WAYS; i++)
-            if (keep_score(&e[i], t->generation) < keep_score(victim, t->generation))
+        int lowest = keep_score(victim, t->generation);
+        for (int i = 1; i < TT_WAYS; i++) {
+            int score = keep_score(&e[i], t->generation);
+            if (score < lowest) {
                 victim = &e[i];
+                lowest = score;
+            }
+        }
     }
     victim->ranks = k->ranks;
     victim->shape = k->shape;

@@ -36,6 +36,9 @@
 typedef struct tt_key {
     uint64_t ranks;    /* relative-rank masks of seats 0 and 1 (seat 2 holds the rest) */
     uint32_t shape;    /* per-suit counts, leader, trump, objective, declarer */
+    uint32_t hash;     /* tt_key_hash's low 32 bits, which choose its bucket, or 0:
+                        * worked out then (the canonical key has it, the literal
+                        * one, whose partition search never asks, does not) */
 } tt_key;              /* (misere and all-pass pack the same facts suit by suit
                         * in a canonical order: tt_read_position) */
 
@@ -97,12 +100,12 @@ typedef struct part_entry {
 #define PART_WAYS_MAX PDD_MAX_PART_WAYS
 
 /* A bucket's header; its part_ways entries follow, in groups of four
- * (tt.c: group_at). */
+ * (tt.c: group_at). The shape of every entry in it is kept apart
+ * (tt.part_shapes). */
 typedef struct part_bucket {
-    uint64_t shape;    /* of every entry in it; 0 = empty */
     uint8_t generation;/* when the bucket was last written */
     uint8_t used;      /* its filled slots: the first `used` */
-    uint8_t unused[6];
+    uint8_t unused[14];
     uint32_t words[];  /* 4 * part_ways */
 } part_bucket;         /* 16 + 16 * part_ways bytes: 256 (four cache lines) with 15 */
 
@@ -111,6 +114,7 @@ typedef struct tt {
     size_t bucket_mask;
     size_t window_mask;     /* the buckets in use: all, or the first ones (tt_set_window) */
     unsigned char *parts;   /* the partition table: buckets of part_stride bytes */
+    uint64_t *part_shapes;  /* each bucket's shape, 0 = empty (tt.c: part_index) */
     size_t part_mask;
     size_t part_bytes;      /* its buckets (tt.c holds PART_SLACK bytes more) */
     size_t part_stride;
