@@ -24,9 +24,6 @@ typedef struct order_context {
     const int *weights;    /* lead weights, indexed by W_* */
     int seat;
     uint32_t others;       /* live cards held by the other two seats */
-    unsigned open_suits;   /* misere, a defender on lead: bit s when the declarer
-                              cannot duck suit s for good */
-    unsigned low_suits;    /* ... and when he holds the lowest card of suit s */
 } order_context;
 
 /* Highest live card of a suit held by another seat, or -1. */
@@ -271,7 +268,8 @@ static inline void trick_leads(const order_context *x, lead_sort *q, uint32_t ca
  * above it, the partner able to stay under his lowest), whether the declarer
  * holds a lower card of the suit, and his length in it. Either's: the
  * generic features (length, lowest card, the partner's void), a lead the
- * partner can take over, the suits of misere_lead_suits. */
+ * partner can take over, and for a defender a suit the declarer cannot duck
+ * for good (W_MIS_OPEN_SUIT) or whose lowest card he holds (W_MIS_DEC_LOWEST). */
 static inline void misere_leads(const order_context *x, lead_sort *q, uint32_t cards, int suit)
 {
     const board *b = x->b;
@@ -281,10 +279,17 @@ static inline void misere_leads(const order_context *x, lead_sort *q, uint32_t c
     uint32_t partner = seat != declarer ? b->hand[3 - seat - declarer] & sm : 0;
     int partner_top = partner && (!dec || highest_card(partner) > highest_card(dec)) ? highest_card(partner) : -1;
     int lowest = lowest_card(own);
-    int base = ((x->open_suits >> suit) & 1 ? WEIGHT(W_MIS_OPEN_SUIT) : 0)
-             + ((x->low_suits >> suit) & 1 ? WEIGHT(W_MIS_DEC_LOWEST) : 0)
-             + WEIGHT(W_MIS_LENGTH) * popcount(own)
+    int base = WEIGHT(W_MIS_LENGTH) * popcount(own)
              + (seat != declarer && !partner ? WEIGHT(W_MIS_PARTNER_VOID) : 0);
+    if (seat != declarer && dec) {
+        /* A defender on lead, in a suit the declarer holds: does he fail to
+         * duck it for good, does he hold its lowest card? */
+        uint32_t def = (own | partner) & ~dec;
+        if (!misere_duckable(dec, def))
+            base += WEIGHT(W_MIS_OPEN_SUIT);
+        if (lowest_card(dec) < lowest_card(def))
+            base += WEIGHT(W_MIS_DEC_LOWEST);
+    }
     if (seat == declarer) {
         uint32_t other = x->others & sm;
         int top = highest_card(dec);
@@ -498,25 +503,6 @@ static unsigned weak_suits(const board *b, int declarer)
     return weak;
 }
 
-/* Misere, a defender on lead: of the suits he holds and the declarer too,
- * those the declarer cannot duck for good, and those whose lowest card the
- * declarer holds. */
-static void misere_lead_suits(order_context *x)
-{
-    const board *b = x->b;
-    uint32_t dec = b->hand[x->r->declarer];
-    uint32_t def = (b->hand[0] | b->hand[1] | b->hand[2]) & ~dec;
-    unsigned weak = weak_suits(b, x->r->declarer);
-    for (int s = 0; s < 4; s++) {
-        uint32_t dec_suit = dec & SUIT_MASK(s), def_suit = def & SUIT_MASK(s);
-        if (!dec_suit || !(b->hand[x->seat] & SUIT_MASK(s)))
-            continue;
-        x->open_suits |= weak & (1u << s);
-        if (lowest_card(dec_suit) < lowest_card(def_suit))
-            x->low_suits |= 1u << s;
-    }
-}
-
 /* Misere, the declarer out of the led suit: first the top card of each suit
  * he cannot duck for good (the card they would catch him with, as with
  * W_MIS_UNBLOCK), then the rest, highest first. Measured: best discards
@@ -567,11 +553,9 @@ static __attribute__((noinline))
 int order_scored(const board *b, const rules *r, uint32_t moves, int hint, int killer,
                  const uint32_t history[32], const int *weights, int out[10])
 {
-    order_context x = {b, r, weights, seat_to_move(b), 0, 0, 0};
+    order_context x = {b, r, weights, seat_to_move(b), 0};
     x.others = (b->hand[0] | b->hand[1] | b->hand[2]) & ~b->hand[x.seat];
     int leading = b->ncards == 0 && b->lead_suit < 0;
-    if (leading && r->objective != PDD_TRICKS && x.seat != r->declarer)
-        misere_lead_suits(&x);
     int history_shift = weights[r->objective == PDD_TRICKS ? W_HISTORY_SHIFT : W_MIS_HISTORY_SHIFT];
     int score[10];
     if (leading) {
