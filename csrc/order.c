@@ -429,7 +429,8 @@ int append_low_first(uint32_t cards, int out[10], int n)
     return n;
 }
 
-static int append_high_first(uint32_t cards, int out[10], int n)
+static inline __attribute__((always_inline))
+int append_high_first(uint32_t cards, int out[10], int n)
 {
     if (one_suit(cards)) {
         for (; cards; cards &= ~(1u << highest_card(cards)))
