@@ -115,24 +115,22 @@ uint32_t legal_moves(const board *b, const rules *r)
 
 uint32_t equivalence_representatives(const board *b, uint32_t moves, int seat)
 {
-    uint32_t live = live_cards(b);
-    uint32_t reps = 0;
     /* Among the live cards of a suit, a card of ours whose next higher live
-     * card is also ours is interchangeable with it: keep the top of each run. */
-    for (int s = 0; s < 4; s++) {
-        unsigned own = suit_bits(moves, s);
-        if (!own)
-            continue;
-        if ((own & (own - 1)) == 0) {   /* a single card is its own run */
-            reps |= (uint32_t)own << (8 * s);
-            continue;
-        }
-        unsigned l = suit_bits(live, s);
-        unsigned rel = rank_compress[l][own];
-        reps |= (uint32_t)rank_expand[l][rel & ~(rel >> 1)] << (8 * s);
-    }
+     * card is also ours is interchangeable with it: keep the top of each run.
+     * From the place under each of our cards, walk down through the dead
+     * cards of the suit (three doubling steps cover the seven places below
+     * an ace) to the first live card: if it is ours, it is not a run's top.
+     * A walk stops at a suit's lowest place, and none starts from it. */
+    uint32_t dead = ~live_cards(b) & ~0x01010101u;
+    uint32_t under = (moves >> 1) & ~0x80808080u;
+    uint32_t pass = dead >> 1;   /* bit p: the place above p is dead (so a walk from it reaches p) */
+    under |= pass & (under >> 1);
+    pass &= pass >> 1;
+    under |= pass & (under >> 2);
+    pass &= pass >> 2;
+    under |= pass & (under >> 4);
     (void)seat;
-    return reps;
+    return moves & ~under;
 }
 
 uint32_t equivalence_class(const board *b, int seat, int card)
