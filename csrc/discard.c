@@ -491,16 +491,18 @@ static uint32_t canonical_best(discard_search *D, const discard_class *classes, 
  * alone -1.1 %). */
 static void canonical_first_of_ties(const discard_search *D, discard_class *classes, int n)
 {
-    int pick = 0;
-    start_key first = discard_key(D, classes[0].members[0]);
+    int pick = -1;
+    start_key first;
     for (int i = 0; i < n && classes[i].score == classes[0].score; i++)
         for (int m = 0; m < classes[i].count; m++) {
             start_key k = discard_key(D, classes[i].members[m]);
-            if (key_less(&k, &first)) {
+            if (pick < 0 || key_less(&k, &first)) {
                 first = k;
                 pick = i;
             }
         }
+    if (pick <= 0)
+        return;   /* the first class holds it already */
     discard_class c = classes[pick];
     for (int i = pick; i > 0; i--)
         classes[i] = classes[i - 1];
