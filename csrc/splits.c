@@ -77,7 +77,7 @@ int pdd_split_masks(const int32_t *cards, int n, int k, uint32_t first_fixed, ui
     if ((first_fixed | second_fixed) & seen || (first_fixed & second_fixed))
         return PDD_ERR_DUPLICATE;
     long long count = choose_up_to(n, k, capacity);
-    if (count < 0)
+    if (count < 0 || count > capacity)   /* C(n, 0) = 1 is not compared inside */
         return PDD_ERR_COUNT;
     split_writer w = { prefix, seen, first_fixed, second_fixed, bit, out, 0 };
     revolving(&w, n, k, 0, 0);

@@ -102,6 +102,14 @@ def test_hand_pairs_refuse_bad_cards_by_name(cards, k, fixed, problem) -> None:
         HandPairs.revolving_door(cards, k, *fixed)
 
 
+def test_split_masks_refuse_a_capacity_too_small_even_for_one_split() -> None:
+    from solver._core import ffi, lib
+    out = ffi.new("uint32_t[2]", [7, 7])
+    for n, k in [(0, 0), (3, 0), (3, 3), (4, 2)]:
+        assert lib.pdd_split_masks(ffi.new("int32_t[4]", [1, 2, 3, 4]), n, k, 0, 0, out, 0) == lib.PDD_ERR_COUNT
+    assert list(out) == [7, 7]
+
+
 def test_two_part_enumeration_lists_its_splits_in_c_as_in_python() -> None:
     """LayoutSpace.enumerate_list: the same splits as enumerate_masks, for
     trick contracts and misère (the other card order), fixed cards added."""
