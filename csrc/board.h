@@ -60,6 +60,15 @@ void rank_tables_init(void);
 
 static inline unsigned suit_bits(uint32_t cards, int suit) { return (cards >> (8 * suit)) & 0xFF; }
 
+/* Per suit (each byte), the places at or above the lowest card of x. */
+static inline uint32_t at_or_above_lowest(uint32_t x)
+{
+    x |= (x << 1) & 0xFEFEFEFEu;
+    x |= (x << 2) & 0xFCFCFCFCu;
+    x |= (x << 4) & 0xF0F0F0F0u;
+    return x;
+}
+
 /* Cards whose relative order still matters: those in hands, on the trick and,
  * in a 4-player all-pass, the talon card still to lead. */
 static inline uint32_t live_cards(const board *b)

@@ -73,8 +73,6 @@ int pdd_best_discard_lines(pdd_solver *solver, const pdd_position *template, con
     for (int i = 0; i < count && err == PDD_OK; i++) {
         if (shared && i % LAYOUTS_PER_GENERATION == 0)
             tt_new_generation(&solver->table);
-        if (shared)
-            solver->solves_in_generation = 0;   /* misere keeps the solver's own policy */
         err = layout(solver, template, hands + 3 * (size_t)i, mode, floor, line, out + 4 * (size_t)i);
     }
     if (shared) {

@@ -45,9 +45,7 @@ static inline uint32_t at_or_below_top(uint32_t x)
 /* Per suit, the lowest card of x. */
 static inline uint32_t lowest_each(uint32_t x)
 {
-    uint32_t up = x | ((x << 1) & 0xFEFEFEFEu);
-    up |= (up << 2) & 0xFCFCFCFCu;
-    up |= (up << 4) & 0xF0F0F0F0u;
+    uint32_t up = at_or_above_lowest(x);
     return up & ~((up << 1) & 0xFEFEFEFEu);
 }
 

@@ -390,10 +390,7 @@ tt_key tt_make_literal_key(const board *b, const rules *r)
  * marks smeared upwards within each byte pick them, one look-up a suit. */
 uint32_t tt_spec_from_marks(const tt_position *p, uint32_t marks)
 {
-    uint32_t up = marks | ((marks << 1) & 0xFEFEFEFEu);
-    up |= (up << 2) & 0xFCFCFCFCu;
-    up |= (up << 4) & 0xF0F0F0F0u;
-    uint32_t fixed = p->live & up, spec = 0;
+    uint32_t fixed = p->live & at_or_above_lowest(marks), spec = 0;
     for (int s = 0; s < 4; s++)
         spec |= (uint32_t)rank_compress[suit_bits(p->live, s)][suit_bits(fixed, s)] << (8 * s);
 #ifndef NDEBUG

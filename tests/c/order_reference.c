@@ -271,15 +271,7 @@ static int ref_order_moves(const board *b, const rules *r, uint32_t moves, int h
     return ref_order_scored(b, r, moves, hint, killer, history, weights, out);
 }
 
-static uint64_t rng = 0x9E3779B97F4A7C15ull;
-
-static uint64_t next(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
+#include "xorshift.h"
 
 static int below(int n) { return (int)(next() % (uint64_t)n); }
 

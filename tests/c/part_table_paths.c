@@ -12,15 +12,7 @@
 #include "board.c"
 #include "tt.c"
 
-static uint64_t rng = 0x9E3779B97F4A7C15ull;
-
-static uint64_t next(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
+#include "xorshift.h"
 
 /* A position with every card live: 8 places a suit, the owners at random;
  * one of a few shapes, so that buckets fill and shapes compete for them. */
